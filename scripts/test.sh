@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The README's test command: the package must be in sync with the notebooks, the notebooks clean,
+# then every notebook's tests run (nbdev_test); prints one 'N passed, N failed' summary line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export XLA_PYTHON_CLIENT_PREALLOCATE=false
+before=$(git status --porcelain -- spbias nbs README.md | md5sum)
+nbdev_export && nbdev_clean && python scripts/readme.py || { echo "nbdev_export/nbdev_clean/readme failed"; exit 1; }
+after=$(git status --porcelain -- spbias nbs README.md | md5sum)
+if [ "$before" != "$after" ]; then
+  echo "FAIL: nbdev_export or nbdev_clean changed the tree; run 'make export' and commit:"
+  git status --porcelain -- spbias nbs README.md
+  exit 1
+fi
+log=$(mktemp)
+nbdev_test --do_print --timing --n_workers 2 "$@" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+passed=$(grep -c '^- Completed ' "$log" || true)
+failed=$(grep -A1000 'Tests Failed On The Following Notebooks' "$log" | grep -c '\.ipynb' || true)
+[ "$rc" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
+echo "notebooks: $passed passed, $failed failed"
+exit $rc

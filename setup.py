@@ -1,0 +1,48 @@
+"""Setup for spbias, driven by nbdev's settings.ini (no pkg_resources)."""
+from configparser import ConfigParser
+import setuptools
+
+assert setuptools.__version__ >= "36.2"
+config = ConfigParser(delimiters=["="])
+config.read("settings.ini", encoding="utf-8")
+cfg = config["DEFAULT"]
+
+licenses = {"apache2": ("Apache Software License 2.0", "OSI Approved :: Apache Software License")}
+statuses = ["Planning", "Pre-Alpha", "Alpha", "Beta", "Production/Stable", "Mature", "Inactive"]
+py_versions = "3.10 3.11 3.12 3.13".split()
+
+requirements = cfg.get("requirements", "").split()
+dev_requirements = cfg.get("dev_requirements", "").split()
+min_python = cfg["min_python"]
+lic = licenses[cfg["license"].lower()]
+
+setuptools.setup(
+    name=cfg["lib_name"],
+    license=lic[0],
+    classifiers=[
+        "Development Status :: " + statuses[int(cfg["status"])],
+        "Intended Audience :: " + cfg["audience"].title(),
+        "Natural Language :: " + cfg["language"].title(),
+        "License :: " + lic[1],
+    ] + ["Programming Language :: Python :: " + o for o in py_versions[py_versions.index(min_python):]],
+    url=cfg["git_url"],
+    packages=setuptools.find_packages(include=["spbias", "spbias.*"]),
+    include_package_data=True,
+    package_data={"spbias": ["data/**/*"]},
+    install_requires=requirements,
+    extras_require={"dev": dev_requirements},
+    dependency_links=cfg.get("dep_links", "").split(),
+    python_requires=">=" + cfg["min_python"],
+    long_description=open("README.md", encoding="utf-8").read(),
+    long_description_content_type="text/markdown",
+    zip_safe=False,
+    entry_points={
+        "console_scripts": cfg.get("console_scripts", "").split(),
+        "nbdev": [f'{cfg.get("lib_path")}={cfg.get("lib_path")}._modidx:d'],
+    },
+    version=cfg["version"],
+    description=cfg["description"],
+    keywords=cfg["keywords"],
+    author=cfg["author"],
+    author_email=cfg["author_email"],
+)
