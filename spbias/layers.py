@@ -11,10 +11,17 @@ import jax, jax.numpy as jnp
 from flax import nnx
 
 # %% auto #0
-__all__ = ['LayerNorm', 'RMSNorm', 'activation', 'rope_inv_freq', 'rope_cos_sin', 'apply_rope', 'causal_allowed', 'last_index',
-           'gather_last', 'Prefix', 'attend', 'torch_name', 'copy_torch_weights', 'hf_reference_model', 'DecoderLM']
+__all__ = ['linear', 'LayerNorm', 'RMSNorm', 'activation', 'rope_inv_freq', 'rope_cos_sin', 'apply_rope', 'causal_allowed',
+           'last_index', 'gather_last', 'Prefix', 'attend', 'torch_name', 'copy_torch_weights', 'hf_reference_model',
+           'DecoderLM']
 
 # %% ../nbs/02_layers.ipynb #818c5be3
+def linear(cfg, # the model config (its dtype is used for parameters and compute)
+           d_in:int, d_out:int, bias:bool, rngs:nnx.Rngs)->nnx.Linear:
+    "A dense layer `[in, out]` in the model's dtype (shared by every family)."
+    dt = jnp.dtype(cfg.dtype)
+    return nnx.Linear(d_in, d_out, use_bias=bias, dtype=dt, param_dtype=dt, rngs=rngs)
+
 class LayerNorm(nnx.Module):
     "Layer norm with float32 statistics; `scale`/`bias` only when `affine`."
     def __init__(self, dim:int, eps:float=1e-5, affine:bool=True, dtype=jnp.float32, *, rngs:nnx.Rngs|None=None):

@@ -8,23 +8,19 @@ from functools import partial
 import jax, jax.numpy as jnp
 from flax import nnx
 from .config import ModelConfig
-from .layers import RMSNorm, activation, rope_inv_freq, rope_cos_sin, apply_rope, attend, causal_allowed, DecoderLM
+from .layers import linear, RMSNorm, activation, rope_inv_freq, rope_cos_sin, apply_rope, attend, causal_allowed, DecoderLM
 
 # %% auto #0
 __all__ = ['LlamaAttention', 'LlamaMLP', 'LlamaBlock', 'Llama']
 
 # %% ../nbs/04_llama.ipynb #33643c5f
-def _linear(cfg, d_in, d_out, bias, rngs):
-    dt = jnp.dtype(cfg.dtype)
-    return nnx.Linear(d_in, d_out, use_bias=bias, dtype=dt, param_dtype=dt, rngs=rngs)
-
 class LlamaAttention(nnx.Module):
     "Rotary multi-head / grouped-query self-attention."
     def __init__(self, cfg:ModelConfig, *, rngs:nnx.Rngs):
         H, K, Dh, D = cfg.n_heads, cfg.n_kv_heads, cfg.head_dim, cfg.d_model
         self.n_heads, self.n_kv_heads, self.head_dim = H, K, Dh
-        self.q_proj, self.k_proj = _linear(cfg, D, H * Dh, cfg.attention_bias, rngs), _linear(cfg, D, K * Dh, cfg.attention_bias, rngs)
-        self.v_proj, self.o_proj = _linear(cfg, D, K * Dh, cfg.attention_bias, rngs), _linear(cfg, H * Dh, D, cfg.attention_bias, rngs)
+        self.q_proj, self.k_proj = linear(cfg, D, H * Dh, cfg.attention_bias, rngs), linear(cfg, D, K * Dh, cfg.attention_bias, rngs)
+        self.v_proj, self.o_proj = linear(cfg, D, K * Dh, cfg.attention_bias, rngs), linear(cfg, H * Dh, D, cfg.attention_bias, rngs)
 
     def __call__(self, x_btd, allowed_bts, cos_btd, sin_btd, pkv=None):
         B, T, _ = x_btd.shape
@@ -38,8 +34,8 @@ class LlamaMLP(nnx.Module):
     "Gated MLP: down(act(gate(x)) * up(x))."
     def __init__(self, cfg:ModelConfig, *, rngs:nnx.Rngs):
         self.activation = cfg.activation
-        self.gate_proj, self.up_proj = _linear(cfg, cfg.d_model, cfg.d_ff, cfg.mlp_bias, rngs), _linear(cfg, cfg.d_model, cfg.d_ff, cfg.mlp_bias, rngs)
-        self.down_proj = _linear(cfg, cfg.d_ff, cfg.d_model, cfg.mlp_bias, rngs)
+        self.gate_proj, self.up_proj = linear(cfg, cfg.d_model, cfg.d_ff, cfg.mlp_bias, rngs), linear(cfg, cfg.d_model, cfg.d_ff, cfg.mlp_bias, rngs)
+        self.down_proj = linear(cfg, cfg.d_ff, cfg.d_model, cfg.mlp_bias, rngs)
 
     def __call__(self, x_btd): return self.down_proj(activation(self.activation)(self.gate_proj(x_btd)) * self.up_proj(x_btd))
 
@@ -64,7 +60,7 @@ class Llama(DecoderLM):
         self.embed_tokens = nnx.Embed(cfg.vocab_size, cfg.d_model, dtype=self.dtype, param_dtype=self.dtype, rngs=rngs)
         self.layers = nnx.List([LlamaBlock(cfg, rngs=rngs) for _ in range(cfg.n_layers)])
         self.norm = RMSNorm(cfg.d_model, cfg.rms_norm_eps, self.dtype)
-        if not cfg.tie_word_embeddings: self.lm_head = _linear(cfg, cfg.d_model, cfg.vocab_size, False, rngs)
+        if not cfg.tie_word_embeddings: self.lm_head = linear(cfg, cfg.d_model, cfg.vocab_size, False, rngs)
 
     def _stack(self, x_btd, mask_bt, prefix):
         P = 0 if prefix is None else prefix.k.shape[1]

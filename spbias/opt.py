@@ -7,23 +7,19 @@ from __future__ import annotations
 import jax, jax.numpy as jnp
 from flax import nnx
 from .config import ModelConfig
-from .layers import LayerNorm, activation, attend, causal_allowed, DecoderLM
+from .layers import linear, LayerNorm, activation, attend, causal_allowed, DecoderLM
 
 # %% auto #0
 __all__ = ['OPTAttention', 'OPTBlock', 'OPT']
 
 # %% ../nbs/03_opt.ipynb #0b7df980
-def _linear(cfg, d_in, d_out, bias, rngs):
-    dt = jnp.dtype(cfg.dtype)
-    return nnx.Linear(d_in, d_out, use_bias=bias, dtype=dt, param_dtype=dt, rngs=rngs)
-
 class OPTAttention(nnx.Module):
     "Multi-head self-attention with biases."
     def __init__(self, cfg:ModelConfig, *, rngs:nnx.Rngs):
         D, b = cfg.d_model, cfg.enable_bias
         self.n_heads, self.head_dim = cfg.n_heads, cfg.head_dim
-        self.q_proj, self.k_proj = _linear(cfg, D, D, b, rngs), _linear(cfg, D, D, b, rngs)
-        self.v_proj, self.out_proj = _linear(cfg, D, D, b, rngs), _linear(cfg, D, D, b, rngs)
+        self.q_proj, self.k_proj = linear(cfg, D, D, b, rngs), linear(cfg, D, D, b, rngs)
+        self.v_proj, self.out_proj = linear(cfg, D, D, b, rngs), linear(cfg, D, D, b, rngs)
 
     def __call__(self, x_btd, allowed_bts, pkv=None):
         B, T, _ = x_btd.shape
@@ -40,7 +36,7 @@ class OPTBlock(nnx.Module):
         self.pre, self.activation = cfg.do_layer_norm_before, cfg.activation
         ln = lambda: LayerNorm(D, cfg.layer_norm_eps, cfg.layernorm_elementwise_affine, dt)
         self.self_attn, self.self_attn_layer_norm = OPTAttention(cfg, rngs=rngs), ln()
-        self.fc1, self.fc2 = _linear(cfg, D, cfg.d_ff, cfg.enable_bias, rngs), _linear(cfg, cfg.d_ff, D, cfg.enable_bias, rngs)
+        self.fc1, self.fc2 = linear(cfg, D, cfg.d_ff, cfg.enable_bias, rngs), linear(cfg, cfg.d_ff, D, cfg.enable_bias, rngs)
         self.final_layer_norm = ln()
 
     def __call__(self, x_btd, allowed_bts, pkv=None):
@@ -60,11 +56,11 @@ class OPT(DecoderLM):
         D, E, dt = cfg.d_model, cfg.embed_dim, self.dtype
         self.embed_tokens = nnx.Embed(cfg.vocab_size, E, dtype=dt, param_dtype=dt, rngs=rngs)
         self.embed_positions = nnx.Embed(cfg.max_positions + 2, D, dtype=dt, param_dtype=dt, rngs=rngs)
-        if E != D: self.project_in, self.project_out = _linear(cfg, E, D, False, rngs), _linear(cfg, D, E, False, rngs)
+        if E != D: self.project_in, self.project_out = linear(cfg, E, D, False, rngs), linear(cfg, D, E, False, rngs)
         self.layers = nnx.List([OPTBlock(cfg, rngs=rngs) for _ in range(cfg.n_layers)])
         if cfg.do_layer_norm_before and not cfg.remove_final_layer_norm:
             self.final_layer_norm = LayerNorm(D, cfg.layer_norm_eps, cfg.layernorm_elementwise_affine, dt)
-        if not cfg.tie_word_embeddings: self.lm_head = _linear(cfg, E, cfg.vocab_size, False, rngs)
+        if not cfg.tie_word_embeddings: self.lm_head = linear(cfg, E, cfg.vocab_size, False, rngs)
 
     def _stack(self, x_bte, mask_bt, prefix):
         P = 0 if prefix is None else prefix.k.shape[1]
