@@ -11,7 +11,8 @@ from .core import SpbiasError, shared_data_dir, project_data_dir
 
 # %% auto #0
 __all__ = ['SPLITS', 'LABEL_NAMES', 'DATASETS', 'COLLAPSE', 'LABEL_RANGE', 'DEFAULT_BUCKETS', 'collapse_labels', 'read_ptb_trees',
-           'read_semeval_raw', 'load_sentiment', 'encode_texts', 'bucket_index', 'BucketBatcher', 'pad_batch']
+           'read_semeval_raw', 'load_sentiment', 'encode_texts', 'bucket_index', 'BucketBatcher', 'pad_batch',
+           'pack_rows', 'packed_batches', 'pad_packed']
 
 # %% ../nbs/10_data.ipynb #5478a71f
 SPLITS = ("train", "validation", "test")
@@ -219,3 +220,51 @@ def pad_batch(token_ids:list[np.ndarray], # token ids of every example of the ta
         tok[r, :len(t)] = t; mask[r, :len(t)] = 1
     shape = np.shape(idx) + (length,)
     return tok.reshape(shape), mask.reshape(shape)
+
+# %% ../nbs/10_data.ipynb #c378082e
+def pack_rows(lengths, # token count of each text (longer ones count as `length`, they are cut)
+              length:int, # tokens per row, T
+              max_segments:int=64 # texts per row at most
+             )->list[list[int]]:
+    "Text indices of each packed row: best-fit decreasing, so rows end up nearly full."
+    L = np.clip(np.asarray(lengths, np.int64), 1, length)  # an empty text still takes one (pad) token
+    free = [[] for _ in range(length + 1)]  # free[c]: rows with exactly c tokens left
+    rows = []
+    for i in np.argsort(-L, kind="stable"):
+        n = int(L[i])
+        c = next((c for c in range(n, length + 1) if free[c]), None)
+        if c is None: rows.append([]); r, c = len(rows) - 1, length
+        else: r = free[c].pop()
+        rows[r].append(int(i))
+        if len(rows[r]) < max_segments and c - n > 0: free[c - n].append(r)
+    return rows
+
+def packed_batches(lengths, length:int, # tokens per row, T
+                   rows_per_batch:int, max_segments:int=64)->list[np.ndarray]:
+    "Batches of packed rows: text indices `[rows_per_batch, M]`, -1 in empty slots (M: the most texts in a row, rounded up to a multiple of 4)."
+    rows = pack_rows(lengths, length, max_segments)
+    M = -(-max(len(r) for r in rows) // 4) * 4 if rows else 4
+    out = []
+    for s in range(0, len(rows), rows_per_batch):
+        slots = np.full((rows_per_batch, M), -1, np.int64)
+        for r, row in enumerate(rows[s:s + rows_per_batch]): slots[r, :len(row)] = row
+        out.append(slots)
+    return out
+
+def pad_packed(token_ids:list[np.ndarray], # token ids of every text of the table
+               slots:np.ndarray, # text indices [..., R, M], -1 for an empty slot
+               length:int, # tokens per row T
+               pad_id:int=0)->tuple[np.ndarray, np.ndarray, np.ndarray]:
+    "Packed tokens [..., R, T], segment ids [..., R, T] (0 on padding) and each slot's last position [..., R, M]."
+    flat = np.asarray(slots).reshape(-1, np.shape(slots)[-1])
+    tok = np.full((len(flat), length), pad_id, np.int32); seg = np.zeros((len(flat), length), np.int32)
+    ends = np.zeros(flat.shape, np.int32)
+    for r, row in enumerate(flat):
+        p = 0
+        for j, i in enumerate(row):
+            if i < 0: continue
+            t = token_ids[i][-length:] if len(token_ids[i]) else np.array([pad_id], np.int32)
+            if p + len(t) > length: raise ValueError(f"row {r} overflows: its texts need more than {length} tokens")
+            tok[r, p:p + len(t)] = t; seg[r, p:p + len(t)] = j + 1; p += len(t); ends[r, j] = p - 1
+    lead = np.shape(slots)[:-1]
+    return tok.reshape(lead[:-1] + (lead[-1], length)), seg.reshape(lead[:-1] + (lead[-1], length)), ends.reshape(np.shape(slots))

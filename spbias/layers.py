@@ -12,8 +12,8 @@ from flax import nnx
 
 # %% auto #0
 __all__ = ['linear', 'LayerNorm', 'RMSNorm', 'activation', 'rope_inv_freq', 'rope_cos_sin', 'apply_rope', 'causal_allowed',
-           'last_index', 'gather_last', 'Prefix', 'attend', 'torch_name', 'copy_torch_weights', 'hf_reference_model',
-           'DecoderLM']
+           'segment_positions', 'last_index', 'gather_last', 'gather_at', 'Prefix', 'attend', 'torch_name',
+           'copy_torch_weights', 'hf_reference_model', 'DecoderLM']
 
 # %% ../nbs/02_layers.ipynb #818c5be3
 def linear(cfg, # the model config (its dtype is used for parameters and compute)
@@ -81,9 +81,16 @@ def apply_rope(x_bthd, cos_btd, sin_btd):
 
 # %% ../nbs/02_layers.ipynb #a61ac07b
 def causal_allowed(mask_bt):
-    "Which keys each query may attend to `[B,T,T]`: causal and not padding."
-    T = mask_bt.shape[1]
-    return jnp.tril(jnp.ones((T, T), bool))[None] & (mask_bt[:, None, :] > 0)
+    "Which keys each query may attend to `[B,T,T]`: causal, not padding, and in the query's own segment."
+    m = mask_bt.astype(jnp.int32); T = m.shape[1]
+    same = (m[:, :, None] == m[:, None, :]) | (m[:, :, None] == 0)  # padding queries see every real key, as before
+    return jnp.tril(jnp.ones((T, T), bool))[None] & (m[:, None, :] > 0) & same
+
+def segment_positions(mask_bt):
+    "Each token's index inside its segment `[B,T]` (a plain right-padded row: 0, 1, 2, …)."
+    m = mask_bt.astype(jnp.int32); t = jnp.arange(m.shape[1])[None]
+    starts = jnp.concatenate([jnp.ones_like(m[:, :1], bool), m[:, 1:] != m[:, :-1]], 1)
+    return t - jax.lax.cummax(jnp.where(starts, t, 0), axis=1)
 
 def last_index(mask_bt):
     "Index of each row's last real token `[B]` (right-padded rows)."
@@ -92,6 +99,10 @@ def last_index(mask_bt):
 def gather_last(h_btd, mask_bt):
     "Each row's hidden state at its last real token `[B,D]`."
     return jnp.take_along_axis(h_btd, last_index(mask_bt)[:, None, None], axis=1)[:, 0]
+
+def gather_at(h_btd, idx_bm):
+    "Hidden states at given positions of each row `[B,M,D]` (e.g. the last token of each packed segment)."
+    return jnp.take_along_axis(h_btd, idx_bm.astype(jnp.int32)[..., None], axis=1)
 
 # %% ../nbs/02_layers.ipynb #3a533100
 class Prefix(NamedTuple):
@@ -170,9 +181,10 @@ class DecoderLM(nnx.Module):
         "Float32 logits `[...,V]` (or `[...,K]` for the given `token_ids`) of final hidden states."
         return jnp.einsum("...e,ek->...k", h_bte, self._out_weight(token_ids), preferred_element_type=jnp.float32)
 
-    def last_logits(self, x_bte, mask_bt, token_ids=None, prefix:Prefix|None=None):
-        "Logits at each row's last real position `[B,V]`, or of `token_ids` only `[B,K]`."
-        return self.logits(gather_last(self.forward(x_bte, mask_bt, prefix), mask_bt), token_ids)
+    def last_logits(self, x_bte, mask_bt, token_ids=None, prefix:Prefix|None=None, ends_bm=None):
+        "Logits at each row's last real position `[B,V]` (or of `token_ids` only, `[B,K]`); with `ends_bm`, at those positions `[B,M,V]`."
+        h = self.forward(x_bte, mask_bt, prefix)
+        return self.logits(gather_last(h, mask_bt) if ends_bm is None else gather_at(h, ends_bm), token_ids)
 
     def _out_weight(self, token_ids=None):
         "The output projection `[E,V]` (tied embedding or `lm_head`), or its columns `token_ids` `[E,K]`."

@@ -8,7 +8,7 @@ from functools import partial
 import jax, jax.numpy as jnp
 from flax import nnx
 from .config import ModelConfig
-from .layers import linear, RMSNorm, activation, rope_inv_freq, rope_cos_sin, apply_rope, attend, causal_allowed, DecoderLM
+from .layers import linear, RMSNorm, activation, rope_inv_freq, rope_cos_sin, apply_rope, attend, causal_allowed, segment_positions, DecoderLM
 
 # %% auto #0
 __all__ = ['LlamaAttention', 'LlamaMLP', 'LlamaBlock', 'Llama']
@@ -64,8 +64,7 @@ class Llama(DecoderLM):
 
     def _stack(self, x_btd, mask_bt, prefix):
         P = 0 if prefix is None else prefix.k.shape[1]
-        B, T = mask_bt.shape
-        pos_bt = jnp.broadcast_to(P + jnp.arange(T), (B, T))
+        pos_bt = P + segment_positions(mask_bt)
         cos, sin = rope_cos_sin(pos_bt, rope_inv_freq(self.cfg.head_dim, self.cfg.rope_theta, self.cfg.rope_scaling), self.dtype)
         allowed, kvs = causal_allowed(mask_bt), []
         for i, layer in enumerate(self.layers):

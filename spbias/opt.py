@@ -7,7 +7,7 @@ from __future__ import annotations
 import jax, jax.numpy as jnp
 from flax import nnx
 from .config import ModelConfig
-from .layers import linear, LayerNorm, activation, attend, causal_allowed, DecoderLM
+from .layers import linear, LayerNorm, activation, attend, causal_allowed, segment_positions, DecoderLM
 
 # %% auto #0
 __all__ = ['OPTAttention', 'OPTBlock', 'OPT']
@@ -65,7 +65,7 @@ class OPT(DecoderLM):
     def _stack(self, x_bte, mask_bt, prefix):
         P = 0 if prefix is None else prefix.k.shape[1]
         m = mask_bt.astype(jnp.int32)
-        pos_bt = (P + jnp.cumsum(m, 1)) * m - 1  # -1 on padding
+        pos_bt = jnp.where(m > 0, P + segment_positions(m), -1)  # -1 on padding
         x_btd = self.project_in(x_bte) if self.cfg.embed_dim != self.cfg.d_model else x_bte
         x_btd = x_btd + self.embed_positions(pos_bt + 2)
         allowed, kvs = causal_allowed(mask_bt), []

@@ -6,15 +6,15 @@
 from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
-import functools
+import functools, math
 import numpy as np, jax, jax.numpy as jnp
 from flax import nnx
 from .core import SpbiasError
-from .data import DEFAULT_BUCKETS, bucket_index, pad_batch
+from .data import DEFAULT_BUCKETS, bucket_index, pad_batch, packed_batches, pad_packed
 
 # %% auto #0
 __all__ = ['LOSSES', 'Init', 'PromptConfig', 'embedding_table', 'prompt_base', 'prompt_embeddings', 'label_logits',
-           'label_logits_and_lse', 'label_nll', 'prompt_loss', 'score_texts']
+           'label_logits_and_lse', 'label_nll', 'prompt_loss', 'score_jobs', 'score_texts']
 
 # %% ../nbs/11_prompt.ipynb #bbfaa67e
 class Init(str, Enum):
@@ -73,16 +73,17 @@ def _prefix(model, prompt_pe):
     return model.prefix_cache(prompt_pe.astype(embedding_table(model).dtype))
 
 def label_logits(model, prompt_pe, # the prompt [P, E]
-                 tokens_bt, mask_bt, # right-padded token ids and mask [B, T]
-                 label_ids # token ids of the label words [K]
+                 tokens_bt, mask_bt, # right-padded token ids and mask (or packed segment ids) [B, T]
+                 label_ids, # token ids of the label words [K]
+                 ends_bm=None # packed rows: the last position of each text [B, M]
                 )->jax.Array:
-    "Logits of the label words at each row's last real position, behind the prompt [B, K]."
-    return model.last_logits(model.embed(tokens_bt), mask_bt, token_ids=jnp.asarray(label_ids), prefix=_prefix(model, prompt_pe))
+    "Logits of the label words at each row's last real position, behind the prompt [B, K] (packed: [B, M, K])."
+    return model.last_logits(model.embed(tokens_bt), mask_bt, token_ids=jnp.asarray(label_ids), prefix=_prefix(model, prompt_pe), ends_bm=ends_bm)
 
-def label_logits_and_lse(model, prompt_pe, tokens_bt, mask_bt, label_ids)->tuple[jax.Array, jax.Array]:
-    "Label-word logits [B, K] and the log-sum-exp over the whole vocabulary [B] at each row's last real position."
-    logits_bv = model.last_logits(model.embed(tokens_bt), mask_bt, prefix=_prefix(model, prompt_pe)).astype(jnp.float32)
-    return logits_bv[:, jnp.asarray(label_ids)], jax.nn.logsumexp(logits_bv, axis=-1)
+def label_logits_and_lse(model, prompt_pe, tokens_bt, mask_bt, label_ids, ends_bm=None)->tuple[jax.Array, jax.Array]:
+    "Label-word logits [B, K] and the log-sum-exp over the whole vocabulary [B] at each row's last real position (packed: [B, M, K], [B, M])."
+    logits = model.last_logits(model.embed(tokens_bt), mask_bt, prefix=_prefix(model, prompt_pe), ends_bm=ends_bm).astype(jnp.float32)
+    return logits[..., jnp.asarray(label_ids)], jax.nn.logsumexp(logits, axis=-1)
 
 # %% ../nbs/11_prompt.ipynb #b1439c14
 LOSSES = ("full_vocab", "label_tokens")
@@ -102,42 +103,56 @@ def prompt_loss(model, prompt_pe, tokens_bt, mask_bt, labels_b, weights_b, label
     return (w * nll).sum() / jnp.maximum(w.sum(), 1.0), (nll, scores)
 
 # %% ../nbs/11_prompt.ipynb #835995d9
-@functools.partial(jax.jit, static_argnums=(0, 6))
-def _score_batch(graphdef, params, prompts_spe, tok_bt, mask_bt, label_ids, with_lse:bool):
+@functools.partial(jax.jit, static_argnums=(0, 7))
+def _score_batch(graphdef, params, prompts_spe, tok_bt, mask_bt, ends_bm, label_ids, with_lse:bool):
     model = nnx.merge(graphdef, params)
-    if with_lse: f = lambda p: label_logits_and_lse(model, p, tok_bt, mask_bt, label_ids)
-    else: f = lambda p: (label_logits(model, p, tok_bt, mask_bt, label_ids).astype(jnp.float32), jnp.zeros(tok_bt.shape[0]))
+    def f(p):
+        if with_lse: return label_logits_and_lse(model, p, tok_bt, mask_bt, label_ids, ends_bm)
+        s = label_logits(model, p, tok_bt, mask_bt, label_ids, ends_bm).astype(jnp.float32)
+        return s, jnp.zeros(s.shape[:-1])
     return jax.vmap(f)(prompts_spe)
+
+def score_jobs(lengths, batch_size:int=64, buckets=DEFAULT_BUCKETS, pack:bool=True)->list[tuple[int, np.ndarray]]:
+    "The batches `score_texts` runs: (row length T, text indices [R, M]) with -1 in empty slots (M = 1 when not packed)."
+    lengths = np.asarray(lengths)
+    if pack:
+        T = int(buckets[bucket_index([max(int(lengths.max()), min(32, buckets[-1]))], buckets)[0]])
+        R = max(1, math.ceil(batch_size * np.minimum(np.maximum(lengths, 1), T).mean() / T))  # about batch_size texts a batch
+        return [(T, s) for s in packed_batches(lengths, T, R)]
+    b, jobs = bucket_index(lengths, buckets), []
+    for i in np.unique(b):
+        m = np.flatnonzero(b == i)
+        for c in range(0, len(m), batch_size):
+            idx = np.full(batch_size, -1); idx[:len(m[c:c + batch_size])] = m[c:c + batch_size]
+            jobs.append((int(buckets[i]), idx[:, None]))
+    return jobs
 
 def score_texts(model, # a spbias.models model (frozen)
                 prompts_spe, # prompts [S, P, E] (or one prompt [P, E])
                 token_ids:list[np.ndarray], # token ids of each text (spbias.data.encode_texts)
                 label_ids, # label-word token ids [K]
-                batch_size:int=64, # rows per batch
-                buckets=DEFAULT_BUCKETS, # padded lengths
+                batch_size:int=64, # texts per batch (about, when packed)
+                buckets=DEFAULT_BUCKETS, # padded lengths (packed: the row length is the smallest bucket ≥ the longest text, at least 32)
                 with_lse:bool=False, # also return the log-sum-exp over the vocabulary
                 pad_id:int=0,
-                progress:bool=False # show a progress bar
+                progress:bool=False, # show a progress bar
+                pack:bool=True # several texts per row (one compiled shape); False: one text per row, bucketed
                )->tuple[np.ndarray, np.ndarray|None]:
     "Label-word logits [S, N, K] of every text behind every prompt (and the vocabulary log-sum-exp [S, N])."
     prompts = jnp.asarray(prompts_spe, jnp.float32)
     one = prompts.ndim == 2
     if one: prompts = prompts[None]
     S, N, K = prompts.shape[0], len(token_ids), len(label_ids)
-    graphdef, params = nnx.split(model)
-    b = bucket_index([len(t) for t in token_ids], buckets)
     scores, lse = np.zeros((S, N, K), np.float32), np.zeros((S, N), np.float32)
-    jobs = []
-    for i in np.unique(b):
-        m = np.flatnonzero(b == i)
-        for c in range(0, len(m), batch_size):
-            idx = np.full(batch_size, -1); idx[:len(m[c:c + batch_size])] = m[c:c + batch_size]
-            jobs.append((int(buckets[i]), idx))
+    if N == 0: return (scores[0] if one else scores), ((lse[0] if one else lse) if with_lse else None)
+    graphdef, params = nnx.split(model)
     from tqdm.auto import tqdm
-    for T, idx in tqdm(jobs, desc="scoring", disable=not progress, mininterval=2):
-        tok, mask = pad_batch(token_ids, idx, T, pad_id)
-        s, l = _score_batch(graphdef, params, prompts, tok, mask, jnp.asarray(label_ids), with_lse)
-        real = idx >= 0
-        scores[:, idx[real]], lse[:, idx[real]] = np.asarray(s)[:, real], np.asarray(l)[:, real]
+    for T, slots in tqdm(score_jobs([len(t) for t in token_ids], batch_size, buckets, pack), desc="scoring", disable=not progress, mininterval=2):
+        if pack: tok, mask, ends = pad_packed(token_ids, slots, T, pad_id)
+        else: (tok, mask), ends = pad_batch(token_ids, slots[:, 0], T, pad_id), None
+        s, l = _score_batch(graphdef, params, prompts, tok, mask, ends, jnp.asarray(label_ids), with_lse)
+        s, l = np.asarray(s).reshape(S, -1, K), np.asarray(l).reshape(S, -1)
+        flat = slots.reshape(-1); real = flat >= 0
+        scores[:, flat[real]], lse[:, flat[real]] = s[:, real], l[:, real]
     if one: scores, lse = scores[0], lse[0]
     return scores, (lse if with_lse else None)
