@@ -3,10 +3,12 @@
 One process, one machine, one model (SmolLM2-135M-Instruct from the offline GGUF, dequantised to float32 on
 both sides). The transformers side is the usual inference recipe: batches in data order, each padded to its
 longest row (left padding), the whole prompt run for every row, the logits of the last position read.
-spbias sorts rows into length buckets, runs the part of the prompt that all rows share once
-(`model.prefix_cache`) and computes logits only at each row's last real token.
+spbias packs rows as prefix trees (statements that begin alike share those tokens' computation, several
+statements to a row), runs the part of the prompt that all rows share once (`model.prefix_cache`) and
+computes logits only at each row's last real token. The APES workload is the whole project sample
+(data/apes: every statement once, shuffled into data order).
 
-    python benchmarks/probe.py [--n-apes 128] [--n-kshot 32] [--shots 4] [--batch-size 32]
+    python benchmarks/probe.py [--n-apes 0 (all)] [--n-kshot 32] [--shots 4] [--batch-size 32]
 
 writes benchmarks/results/probe.json. Each timing is the best of `--repeats` passes after one warm-up
 pass (the warm-up compiles spbias' few shapes, its time reported separately; transformers warms up on 4 rows). The contenders take turns
@@ -41,6 +43,7 @@ def apes_examples(n:int)->tuple[str, pd.DataFrame]:
                                'g2n,It is not a fact that #1 should never be allowed near #2.,people,subjects,,,Yes,g2\n')
         ex, source = generate_apes(d/"t.csv", d/"domains"), "built-in 4-template set"
     ex = ex.sample(frac=1.0, random_state=0).reset_index(drop=True)   # data order, as a user would have it
+    if n <= 0: return source, ex   # the whole set, each statement once
     reps = -(-n // len(ex))
     return source, pd.concat([ex] * reps, ignore_index=True).iloc[:n]
 
@@ -82,7 +85,7 @@ def hf_last_logits(model, tok, texts:list[str], token_ids:list[int], batch_size:
 
 def main(argv=None)->int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n-apes", type=int, default=128)
+    ap.add_argument("--n-apes", type=int, default=0, help="APES statements (0: the whole data/apes set, each once)")
     ap.add_argument("--n-kshot", type=int, default=32)
     ap.add_argument("--shots", type=int, default=4)
     ap.add_argument("--batch-size", type=int, default=32)

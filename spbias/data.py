@@ -5,6 +5,7 @@
 # %% ../nbs/10_data.ipynb #b97f73a1
 from __future__ import annotations
 import re
+from typing import NamedTuple
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, shared_data_dir, project_data_dir
@@ -12,7 +13,7 @@ from .core import SpbiasError, shared_data_dir, project_data_dir
 # %% auto #0
 __all__ = ['SPLITS', 'LABEL_NAMES', 'DATASETS', 'COLLAPSE', 'LABEL_RANGE', 'DEFAULT_BUCKETS', 'collapse_labels', 'read_ptb_trees',
            'read_semeval_raw', 'load_sentiment', 'encode_texts', 'bucket_index', 'BucketBatcher', 'pad_batch',
-           'pack_rows', 'packed_batches', 'pad_packed']
+           'pack_rows', 'packed_batches', 'pad_packed', 'TreeRows', 'pack_tree']
 
 # %% ../nbs/10_data.ipynb #5478a71f
 SPLITS = ("train", "validation", "test")
@@ -221,7 +222,7 @@ def pad_batch(token_ids:list[np.ndarray], # token ids of every example of the ta
     shape = np.shape(idx) + (length,)
     return tok.reshape(shape), mask.reshape(shape)
 
-# %% ../nbs/10_data.ipynb #c378082e
+# %% ../nbs/10_data.ipynb #5ed35a5d
 def pack_rows(lengths, # token count of each text (longer ones count as `length`, they are cut)
               length:int, # tokens per row, T
               max_segments:int=64 # texts per row at most
@@ -268,3 +269,47 @@ def pad_packed(token_ids:list[np.ndarray], # token ids of every text of the tabl
             tok[r, p:p + len(t)] = t; seg[r, p:p + len(t)] = j + 1; p += len(t); ends[r, j] = p - 1
     lead = np.shape(slots)[:-1]
     return tok.reshape(lead[:-1] + (lead[-1], length)), seg.reshape(lead[:-1] + (lead[-1], length)), ends.reshape(np.shape(slots))
+
+# %% ../nbs/10_data.ipynb #4825d08f
+class TreeRows(NamedTuple):
+    "A batch of prefix-tree rows: tokens, positions (-1 on padding) and the ancestor mask, and where each text ends."
+    tokens: np.ndarray # [R, T]
+    pos: np.ndarray # [R, T] depth of each token (0 at a text's first token), -1 on padding
+    allowed: np.ndarray # [R, T, T] True where key k is query q's ancestor or q itself
+    ends: np.ndarray # [R, M] the position of each slot's last token
+    slots: np.ndarray # [R, M] the text index of each slot, -1 when empty
+
+def pack_tree(token_ids:list[np.ndarray], # token ids of every text (longer than `length`: the last `length` are kept)
+              length:int, # tokens per row T
+              rows_per_batch:int, # rows per batch R
+              max_segments:int=64, # texts per row at most
+              pad_id:int=0)->list[TreeRows]:
+    "Batches of rows in which texts that begin alike share the tokens they have in common."
+    seqs = [tuple(int(x) for x in t[-length:]) if len(t) else (pad_id,) for t in token_ids]
+    rows, cur, prev = [], None, ()
+    for i in sorted(range(len(seqs)), key=lambda i: seqs[i]):
+        s = seqs[i]
+        lcp = 0 if cur is None else next((k for k, (a, b) in enumerate(zip(prev, s)) if a != b), min(len(prev), len(s)))
+        if cur is None or len(cur["tok"]) + len(s) - lcp > length or len(cur["texts"]) >= max_segments:
+            cur, lcp = dict(tok=[], parent=[], texts=[], ends=[], path=[]), 0
+            rows.append(cur)
+        path = cur["path"][:lcp]
+        for x in s[lcp:]:
+            cur["parent"].append(path[-1] if path else -1); cur["tok"].append(x); path.append(len(cur["tok"]) - 1)
+        cur["path"], prev = path, s
+        cur["texts"].append(i); cur["ends"].append(path[-1])
+    M = -(-max((len(r["texts"]) for r in rows), default=1) // 4) * 4
+    out = []
+    for s in range(0, len(rows), rows_per_batch):
+        tok = np.full((rows_per_batch, length), pad_id, np.int32); pos = np.full((rows_per_batch, length), -1, np.int32)
+        allowed = np.zeros((rows_per_batch, length, length), bool)
+        ends = np.zeros((rows_per_batch, M), np.int32); slots = np.full((rows_per_batch, M), -1, np.int64)
+        for r, row in enumerate(rows[s:s + rows_per_batch]):
+            for q, p in enumerate(row["parent"]):
+                if p >= 0: allowed[r, q] = allowed[r, p]; pos[r, q] = pos[r, p] + 1
+                else: pos[r, q] = 0
+                allowed[r, q, q] = True
+            tok[r, :len(row["tok"])] = row["tok"]
+            ends[r, :len(row["ends"])] = row["ends"]; slots[r, :len(row["texts"])] = row["texts"]
+        out.append(TreeRows(tok, pos, allowed, ends, slots))
+    return out

@@ -12,8 +12,8 @@ from flax import nnx
 
 # %% auto #0
 __all__ = ['linear', 'LayerNorm', 'RMSNorm', 'activation', 'rope_inv_freq', 'rope_cos_sin', 'apply_rope', 'causal_allowed',
-           'segment_positions', 'last_index', 'gather_last', 'gather_at', 'Prefix', 'attend', 'torch_name',
-           'copy_torch_weights', 'hf_reference_model', 'DecoderLM']
+           'segment_positions', 'Layout', 'layout', 'last_index', 'gather_last', 'gather_at', 'Prefix', 'attend',
+           'torch_name', 'copy_torch_weights', 'hf_reference_model', 'DecoderLM']
 
 # %% ../nbs/02_layers.ipynb #818c5be3
 def linear(cfg, # the model config (its dtype is used for parameters and compute)
@@ -91,6 +91,17 @@ def segment_positions(mask_bt):
     m = mask_bt.astype(jnp.int32); t = jnp.arange(m.shape[1])[None]
     starts = jnp.concatenate([jnp.ones_like(m[:, :1], bool), m[:, 1:] != m[:, :-1]], 1)
     return t - jax.lax.cummax(jnp.where(starts, t, 0), axis=1)
+
+class Layout(NamedTuple):
+    "An explicit attention layout: which keys each query sees `[B,T,T]` and each token's position `[B,T]` (-1 on padding)."
+    allowed: jax.Array
+    pos: jax.Array
+
+def layout(mask_bt):
+    "The `Layout` of a right-padded or packed batch (segment ids, 0 on padding); a `Layout` is returned as it is."
+    if isinstance(mask_bt, Layout): return mask_bt
+    m = mask_bt.astype(jnp.int32)
+    return Layout(causal_allowed(m), jnp.where(m > 0, segment_positions(m), -1))
 
 def last_index(mask_bt):
     "Index of each row's last real token `[B]` (right-padded rows)."

@@ -8,7 +8,7 @@ from functools import partial
 import jax, jax.numpy as jnp
 from flax import nnx
 from .config import ModelConfig
-from .layers import linear, RMSNorm, activation, rope_inv_freq, rope_cos_sin, apply_rope, attend, causal_allowed, segment_positions, DecoderLM
+from .layers import linear, RMSNorm, activation, rope_inv_freq, rope_cos_sin, apply_rope, attend, layout, DecoderLM
 
 # %% auto #0
 __all__ = ['LlamaAttention', 'LlamaMLP', 'LlamaBlock', 'Llama']
@@ -64,9 +64,10 @@ class Llama(DecoderLM):
 
     def _stack(self, x_btd, mask_bt, prefix):
         P = 0 if prefix is None else prefix.k.shape[1]
-        pos_bt = P + segment_positions(mask_bt)
+        lay = layout(mask_bt)
+        pos_bt = P + lay.pos
         cos, sin = rope_cos_sin(pos_bt, rope_inv_freq(self.cfg.head_dim, self.cfg.rope_theta, self.cfg.rope_scaling), self.dtype)
-        allowed, kvs = causal_allowed(mask_bt), []
+        allowed, kvs = lay.allowed, []
         for i, layer in enumerate(self.layers):
             x_btd, kv = layer(x_btd, allowed, cos, sin, None if prefix is None else (prefix.k[i], prefix.v[i]))
             kvs.append(kv)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import jax, jax.numpy as jnp
 from flax import nnx
 from .config import ModelConfig
-from .layers import linear, LayerNorm, activation, attend, causal_allowed, segment_positions, DecoderLM
+from .layers import linear, LayerNorm, activation, attend, layout, DecoderLM
 
 # %% auto #0
 __all__ = ['OPTAttention', 'OPTBlock', 'OPT']
@@ -64,11 +64,11 @@ class OPT(DecoderLM):
 
     def _stack(self, x_bte, mask_bt, prefix):
         P = 0 if prefix is None else prefix.k.shape[1]
-        m = mask_bt.astype(jnp.int32)
-        pos_bt = jnp.where(m > 0, P + segment_positions(m), -1)  # -1 on padding
+        lay = layout(mask_bt)
+        pos_bt = jnp.where(lay.pos >= 0, P + lay.pos, -1)  # -1 on padding
         x_btd = self.project_in(x_bte) if self.cfg.embed_dim != self.cfg.d_model else x_bte
         x_btd = x_btd + self.embed_positions(pos_bt + 2)
-        allowed, kvs = causal_allowed(mask_bt), []
+        allowed, kvs = lay.allowed, []
         for i, layer in enumerate(self.layers):
             x_btd, kv = layer(x_btd, allowed, None if prefix is None else (prefix.k[i], prefix.v[i]))
             kvs.append(kv)

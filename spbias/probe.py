@@ -63,9 +63,9 @@ def _score_fn():
         import jax, jax.numpy as jnp
         from flax import nnx
         @nnx.jit
-        def score(model, prefix, tokens_bt, mask_bt, ids_k):
-            "Raw logits and full-vocabulary log-probabilities of tokens `ids_k` at each row's last token: ([B,K], [B,K])."
-            logits_bv = model.last_logits(model.embed(tokens_bt), mask_bt, prefix=prefix).astype(jnp.float32)   # [B,V]
+        def score(model, prefix, tokens_bt, layout, ends_bm, ids_k):
+            "Raw logits and full-vocabulary log-probabilities of tokens `ids_k` at each text's last token: ([B,M,K], [B,M,K])."
+            logits_bv = model.last_logits(model.embed(tokens_bt), layout, prefix=prefix, ends_bm=ends_bm).astype(jnp.float32)   # [B,M,V]
             return jnp.take(logits_bv, ids_k, axis=-1), jnp.take(jax.nn.log_softmax(logits_bv, -1), ids_k, axis=-1)
         _SCORE = score
     return _SCORE
@@ -90,18 +90,21 @@ def next_token_scores(model, # a spbias model (`build_model` / `load_model`)
         raise SpbiasError(f"prefix ({P} tokens) + longest row ({lens.max()} tokens) exceed the model's {max_positions} positions.",
                           "shorten the prompt, use fewer shots, or drop the longest texts.")
     prefix = model.prefix_cache(jnp.asarray(prefix_pe).astype(model.dtype)) if P else None
+    from spbias.data import pack_tree
+    from spbias.layers import Layout
     score, ids = _score_fn(), jnp.asarray(np.asarray(token_ids, np.int32))
-    order = np.argsort(lens, kind="stable"); out = np.zeros((len(rows), len(token_ids)), np.float32)
-    starts = range(0, len(rows), batch_size)
+    T = bucket_length(max(int(lens.max()), 64))
+    R = max(1, math.ceil(batch_size * lens.mean() / T))  # rows holding about batch_size texts
+    out = np.zeros((len(rows), len(token_ids)), np.float32)
+    batches = pack_tree([np.asarray(r) for r in rows], T, R, max_segments=32, pad_id=pad_id)
     if progress:
         from tqdm.auto import tqdm
-        starts = tqdm(starts, desc="scoring", unit="batch")
-    for s in starts:
-        idx = order[s:s + batch_size]; T = bucket_length(int(lens[idx].max()))
-        tok = np.full((batch_size, T), pad_id, np.int32); mask = np.zeros((batch_size, T), np.int32)
-        mask[len(idx):, 0] = 1   # filler rows: one masked-in pad token, results dropped
-        for r, i in enumerate(idx): tok[r, :lens[i]] = rows[i]; mask[r, :lens[i]] = 1
-        out[idx] = np.asarray(score(model, prefix, jnp.asarray(tok), jnp.asarray(mask), ids)[int(log_probs)])[:len(idx)]
+        batches = tqdm(batches, desc="scoring", unit="batch")
+    for b in batches:
+        got = np.asarray(score(model, prefix, jnp.asarray(b.tokens), Layout(jnp.asarray(b.allowed), jnp.asarray(b.pos)),
+                               jnp.asarray(b.ends), ids)[int(log_probs)])
+        real = b.slots >= 0
+        out[b.slots[real]] = got[real]
     return out
 
 # %% ../nbs/30_probe.ipynb #4a7bd663

@@ -10,10 +10,11 @@ import functools, math
 import numpy as np, jax, jax.numpy as jnp
 from flax import nnx
 from .core import SpbiasError
-from .data import DEFAULT_BUCKETS, bucket_index, pad_batch, packed_batches, pad_packed
+from .data import DEFAULT_BUCKETS, bucket_index, pad_batch, packed_batches, pad_packed, pack_tree
+from .layers import Layout
 
 # %% auto #0
-__all__ = ['LOSSES', 'Init', 'PromptConfig', 'embedding_table', 'prompt_base', 'prompt_embeddings', 'label_logits',
+__all__ = ['LOSSES', 'PACKINGS', 'Init', 'PromptConfig', 'embedding_table', 'prompt_base', 'prompt_embeddings', 'label_logits',
            'label_logits_and_lse', 'label_nll', 'prompt_loss', 'score_jobs', 'score_texts']
 
 # %% ../nbs/11_prompt.ipynb #bbfaa67e
@@ -112,12 +113,18 @@ def _score_batch(graphdef, params, prompts_spe, tok_bt, mask_bt, ends_bm, label_
         return s, jnp.zeros(s.shape[:-1])
     return jax.vmap(f)(prompts_spe)
 
-def score_jobs(lengths, batch_size:int=64, buckets=DEFAULT_BUCKETS, pack:bool=True)->list[tuple[int, np.ndarray]]:
-    "The batches `score_texts` runs: (row length T, text indices [R, M]) with -1 in empty slots (M = 1 when not packed)."
+PACKINGS = ("tree", "rows", "none")
+
+def _row_shape(lengths, batch_size:int, buckets, least:int)->tuple[int, int]:
+    "(T, R): the smallest bucket ≥ the longest text (and ≥ `least` where the buckets allow), rows for about `batch_size` texts."
+    T = int(buckets[bucket_index([max(int(np.max(lengths)), min(least, buckets[-1]))], buckets)[0]])
+    return T, max(1, math.ceil(batch_size * np.minimum(np.maximum(lengths, 1), T).mean() / T))
+
+def score_jobs(lengths, batch_size:int=64, buckets=DEFAULT_BUCKETS, pack:str="rows")->list[tuple[int, np.ndarray]]:
+    "The batches of `score_texts` for `pack` = rows | none: (row length T, text indices [R, M]), -1 in empty slots (M = 1 for none)."
     lengths = np.asarray(lengths)
-    if pack:
-        T = int(buckets[bucket_index([max(int(lengths.max()), min(32, buckets[-1]))], buckets)[0]])
-        R = max(1, math.ceil(batch_size * np.minimum(np.maximum(lengths, 1), T).mean() / T))  # about batch_size texts a batch
+    if pack == "rows":
+        T, R = _row_shape(lengths, batch_size, buckets, 32)
         return [(T, s) for s in packed_batches(lengths, T, R)]
     b, jobs = bucket_index(lengths, buckets), []
     for i in np.unique(b):
@@ -136,7 +143,7 @@ def score_texts(model, # a spbias.models model (frozen)
                 with_lse:bool=False, # also return the log-sum-exp over the vocabulary
                 pad_id:int=0,
                 progress:bool=False, # show a progress bar
-                pack:bool=True # several texts per row (one compiled shape); False: one text per row, bucketed
+                pack:str|bool="tree" # tree: shared beginnings computed once | rows: several texts a row | none: one text a row, bucketed
                )->tuple[np.ndarray, np.ndarray|None]:
     "Label-word logits [S, N, K] of every text behind every prompt (and the vocabulary log-sum-exp [S, N])."
     prompts = jnp.asarray(prompts_spe, jnp.float32)
@@ -145,11 +152,23 @@ def score_texts(model, # a spbias.models model (frozen)
     S, N, K = prompts.shape[0], len(token_ids), len(label_ids)
     scores, lse = np.zeros((S, N, K), np.float32), np.zeros((S, N), np.float32)
     if N == 0: return (scores[0] if one else scores), ((lse[0] if one else lse) if with_lse else None)
+    pack = {True: "tree", False: "none"}.get(pack, pack)
+    if pack not in PACKINGS: raise SpbiasError(f"unknown packing {pack!r}.", f"use one of: {', '.join(PACKINGS)}.")
     graphdef, params = nnx.split(model)
+    lengths = [len(t) for t in token_ids]
+    if pack == "tree":
+        T, R = _row_shape(lengths, batch_size, buckets, 64)
+        jobs = [(b.slots, (b.tokens, Layout(jnp.asarray(b.allowed), jnp.asarray(b.pos)), b.ends)) for b in pack_tree(token_ids, T, R, pad_id=pad_id)]
+    else:
+        jobs = [(s, (T, s)) for T, s in score_jobs(lengths, batch_size, buckets, pack)]
+    def inputs(job):
+        if pack == "tree": return job
+        T, slots = job
+        if pack == "rows": return pad_packed(token_ids, slots, T, pad_id)
+        return (*pad_batch(token_ids, slots[:, 0], T, pad_id), None)
     from tqdm.auto import tqdm
-    for T, slots in tqdm(score_jobs([len(t) for t in token_ids], batch_size, buckets, pack), desc="scoring", disable=not progress, mininterval=2):
-        if pack: tok, mask, ends = pad_packed(token_ids, slots, T, pad_id)
-        else: (tok, mask), ends = pad_batch(token_ids, slots[:, 0], T, pad_id), None
+    for slots, job in tqdm(jobs, desc="scoring", disable=not progress, mininterval=2):
+        tok, mask, ends = inputs(job)
         s, l = _score_batch(graphdef, params, prompts, tok, mask, ends, jnp.asarray(label_ids), with_lse)
         s, l = np.asarray(s).reshape(S, -1, K), np.asarray(l).reshape(S, -1)
         flat = slots.reshape(-1); real = flat >= 0
