@@ -3,8 +3,9 @@
 Same process, machine, model (SmolLM2-135M, from the offline GGUF), data (SST-5 train with its real
 length distribution, 3-class) and batch size. Both sides run the same number of timed steps after a
 warm-up (compilation for spbias, first steps for torch), on batches drawn the way each recipe draws them:
-spbias length-bucketed batches (spbias.data.BucketBatcher), PEFT random batches padded to their longest
-row (DataCollatorWithPadding). Results are merged into benchmarks/results/tune.json.
+spbias random batches packed several texts to a row (spbias.data.PackedBatcher, the `spbias tune`
+default; length-bucketed batches, `packing=False`, are timed too), PEFT random batches padded to their
+longest row (DataCollatorWithPadding). Results are merged into benchmarks/results/tune.json.
 
     python benchmarks/tune.py                 # speed: spbias vs PEFT, 15 seeds together vs sequential
     python benchmarks/tune.py --real-run      # a short real tuning run on SST-5 (accuracy, steps, wall time)
@@ -75,43 +76,42 @@ def real_run(a):
 
 
 # ---------------------------------------------------------------------------------------------- speed
-def spbias_speed(model_t, ids, labels, seeds:list[int], steps:int, batch_size:int, buckets, warm:int=1):
-    "Train examples/s (all seeds counted) of spbias' compiled multi-seed step on bucketed batches."
+def spbias_speed(model_t, ids, labels, seeds:list[int], steps:int, batch_size:int, buckets, packing:bool=True):
+    "Train examples/s (all seeds counted) of spbias' compiled multi-seed step, on the batches `spbias tune` draws."
     import jax, jax.numpy as jnp
     from flax import nnx
-    from spbias.data import BucketBatcher, pad_batch, LABEL_NAMES
+    from spbias.data import LABEL_NAMES
     from spbias.prompt import PromptConfig, prompt_base
-    from spbias.tune import TuneConfig, make_optimizer, make_train_step
+    from spbias.tune import TuneConfig, make_optimizer, make_train_step, make_batcher, train_batch
     from spbias.checkpoint import label_token_ids
     model, tok, mcfg = model_t
-    cfg = TuneConfig(seeds=seeds, lr=1e-2, batch_size=batch_size, buckets=tuple(buckets))
+    cfg = TuneConfig(seeds=seeds, lr=1e-2, batch_size=batch_size, buckets=tuple(buckets), packing=packing)
     tx = make_optimizer(cfg); gd, params = nnx.split(model)
     step_fn = make_train_step(gd, tx, "full_vocab")
     lab = jnp.asarray(label_token_ids(tok, LABEL_NAMES))
     bases = jnp.asarray(np.stack([prompt_base(model, PromptConfig(), seed=s, tokenizer=tok, bos_token_id=mcfg.bos_token_id) for s in seeds]))
     deltas = jnp.zeros_like(bases); st = jax.vmap(tx.init)(deltas); act = jnp.ones(len(seeds), bool)
-    batcher = BucketBatcher([len(t) for t in ids], batch_size, buckets, 0)
+    batcher = make_batcher(cfg, [len(t) for t in ids])
+    batches = {k: train_batch(batcher, ids, seeds, k, mcfg.pad_token_id or 0) for k in range(1000, 1000 + steps)}
     def run(k):
         nonlocal deltas, st
-        T, idx = batcher.step(seeds, k)
-        tk, m = pad_batch(ids, idx, T, mcfg.pad_token_id or 0)
-        y, w = np.where(idx >= 0, labels[np.maximum(idx, 0)], 0), (idx >= 0).astype(np.float32)
-        deltas, st, l, _ = step_fn(params, deltas, st, bases, tk, m, y, w, act, lab)
-        return l, int((idx >= 0).sum())
-    # warm-up: compile every bucket shape once (first batch of each bucket length)
-    seen, k, t0 = set(), 0, time.time()
-    while len(seen) < len(batcher.lengths) and k < 10 * batcher.steps_per_epoch:
-        T = batcher.step(seeds, k)[0]
-        if T not in seen: seen.add(T); run(k)[0].block_until_ready()
-        k += 1
+        tk, m, e, slots = batches[k]
+        y, w = np.where(slots >= 0, labels[np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
+        deltas, st, l, _ = step_fn(params, deltas, st, bases, tk, m, e, y, w, act, lab)
+        return l, int((slots >= 0).sum()), int((m > 0).sum()), m.size
+    # warm-up: compile every shape the timed steps use, once
+    seen, t0 = set(), time.time()
+    for k, b in batches.items():
+        if b[0].shape not in seen: seen.add(b[0].shape); run(k)[0].block_until_ready()
     compile_s = time.time() - t0
-    t0, n = time.time(), 0
-    for j in range(steps):
-        l, c = run(1000 + j); n += c
+    t0, n, real, padded = time.time(), 0, 0, 0
+    for k in batches:
+        l, c, r, p = run(k); n += c; real += r; padded += p
     l.block_until_ready()
     dt = time.time() - t0
     return dict(examples=n, seconds=dt, examples_per_s=n / dt, steps=steps, seed_steps_per_s=steps * len(seeds) / dt,
-                warmup_compile_s=compile_s, shapes=len(batcher.lengths))
+                warmup_compile_s=compile_s, shapes=sorted(map(list, seen)), packing=packing,
+                text_tokens=real, computed_tokens=padded, token_fill=real / padded)
 
 
 def peft_speed(texts, labels, steps:int, batch_size:int, seed:int=0):
@@ -164,6 +164,8 @@ def speed(a):
     print("peft", res["peft"], flush=True)
     res["spbias_1_seed"] = spbias_speed(model_t, ids, labels, [1001], a.steps, a.batch_size, a.buckets)
     print("spbias 1 seed", res["spbias_1_seed"], flush=True)
+    res["spbias_1_seed_bucketed"] = spbias_speed(model_t, ids, labels, [1001], a.steps, a.batch_size, a.buckets, packing=False)
+    print("spbias 1 seed, bucketed", res["spbias_1_seed_bucketed"], flush=True)
     res["speedup_vs_peft"] = res["spbias_1_seed"]["examples_per_s"] / res["peft"]["examples_per_s"]
     res["target_speedup_vs_peft"] = 2.5
     res["target_met"] = res["speedup_vs_peft"] >= 2.5
@@ -185,7 +187,7 @@ if __name__ == "__main__":
     p.add_argument("--eval-every", type=int, default=40)
     p.add_argument("--test-limit", type=int, default=600)
     p.add_argument("--out", default=str(ROOT/"runs_out"/"real_run_sst5"))
-    p.add_argument("--buckets", type=int, nargs="+", default=[32, 64])
+    p.add_argument("--buckets", type=int, nargs="+", default=[8, 16, 24, 32, 48, 64, 96, 128])
     p.add_argument("--batch-size", type=int, default=16)
     p.add_argument("--steps", type=int, default=6, help="timed spbias steps")
     p.add_argument("--peft-steps", type=int, default=6, help="timed PEFT steps")

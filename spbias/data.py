@@ -13,7 +13,7 @@ from .core import SpbiasError, shared_data_dir, project_data_dir
 # %% auto #0
 __all__ = ['SPLITS', 'LABEL_NAMES', 'DATASETS', 'COLLAPSE', 'LABEL_RANGE', 'DEFAULT_BUCKETS', 'collapse_labels', 'read_ptb_trees',
            'read_semeval_raw', 'load_sentiment', 'encode_texts', 'bucket_index', 'BucketBatcher', 'pad_batch',
-           'pack_rows', 'packed_batches', 'pad_packed', 'TreeRows', 'pack_tree']
+           'pack_rows', 'packed_batches', 'pad_packed', 'PackedBatcher', 'TreeRows', 'pack_tree']
 
 # %% ../nbs/10_data.ipynb #5478a71f
 SPLITS = ("train", "validation", "test")
@@ -270,7 +270,41 @@ def pad_packed(token_ids:list[np.ndarray], # token ids of every text of the tabl
     lead = np.shape(slots)[:-1]
     return tok.reshape(lead[:-1] + (lead[-1], length)), seg.reshape(lead[:-1] + (lead[-1], length)), ends.reshape(np.shape(slots))
 
-# %% ../nbs/10_data.ipynb #4825d08f
+# %% ../nbs/10_data.ipynb #e6cfad74
+class PackedBatcher:
+    "Random batches of `batch_size` examples packed into rows of `length` tokens; deterministic per (data_seed, seed, step)."
+    def __init__(self, lengths, # token count of each example
+                 batch_size:int,
+                 length:int, # tokens per row T (≥ the longest example)
+                 data_seed:int=0,
+                 row_step:int=2, # the row count is rounded up to a multiple of this (fewer shapes to compile)
+                 max_segments:int|None=None): # texts per row at most (default: min(batch_size, 32))
+        self.lengths = np.clip(np.asarray(lengths, np.int64), 1, length)
+        self.batch_size, self.length, self.data_seed, self.row_step = int(batch_size), int(length), int(data_seed), int(row_step)
+        self.max_segments = int(max_segments or min(self.batch_size, 32))
+        self.steps_per_epoch = -(-len(self.lengths) // self.batch_size)
+
+    def batch(self, seed:int, step:int)->np.ndarray:
+        "Example indices [batch_size] of a seed's batch at a step (-1 pads the last batch of an epoch)."
+        epoch, k = divmod(int(step), self.steps_per_epoch)
+        perm = np.random.default_rng([self.data_seed, seed, epoch]).permutation(len(self.lengths))
+        idx = np.full(self.batch_size, -1, np.int64); part = perm[k * self.batch_size:(k + 1) * self.batch_size]
+        idx[:len(part)] = part
+        return idx
+
+    def step(self, seeds:list[int], step:int)->np.ndarray:
+        "Packed example indices [S, R, M] of all seeds' batches at a step, -1 in empty slots."
+        rows = []
+        for s in seeds:
+            idx = self.batch(s, step); idx = idx[idx >= 0]
+            rows.append([[int(idx[j]) for j in r] for r in pack_rows(self.lengths[idx], self.length, self.max_segments)])
+        R = -(-max(len(r) for r in rows) // self.row_step) * self.row_step
+        slots = np.full((len(seeds), R, self.max_segments), -1, np.int64)
+        for i, rs in enumerate(rows):
+            for r, row in enumerate(rs): slots[i, r, :len(row)] = row
+        return slots
+
+# %% ../nbs/10_data.ipynb #8df12095
 class TreeRows(NamedTuple):
     "A batch of prefix-tree rows: tokens, positions (-1 on padding) and the ancestor mask, and where each text ends."
     tokens: np.ndarray # [R, T]

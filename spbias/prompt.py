@@ -95,12 +95,13 @@ def label_nll(scores_bk, lse_b, labels_b, loss:str="full_vocab")->jax.Array:
     norm = lse_b if loss == "full_vocab" else jax.nn.logsumexp(scores_bk, axis=-1)
     return norm - gold
 
-def prompt_loss(model, prompt_pe, tokens_bt, mask_bt, labels_b, weights_b, label_ids, loss:str="full_vocab"):
-    "(mean weighted loss, (per-row nll [B], label scores [B, K])) of a batch behind a prompt."
-    if loss == "full_vocab": scores, lse = label_logits_and_lse(model, prompt_pe, tokens_bt, mask_bt, label_ids)
-    else: scores, lse = label_logits(model, prompt_pe, tokens_bt, mask_bt, label_ids).astype(jnp.float32), None
-    nll = label_nll(scores, lse, labels_b, loss)
-    w = weights_b.astype(jnp.float32)
+def prompt_loss(model, prompt_pe, tokens_bt, mask_bt, labels_b, weights_b, label_ids, loss:str="full_vocab", ends_bm=None):
+    "(mean weighted loss, (per-text nll [N], label scores [N, K])) of a batch behind a prompt (packed rows: labels, weights [B, M])."
+    if loss == "full_vocab": scores, lse = label_logits_and_lse(model, prompt_pe, tokens_bt, mask_bt, label_ids, ends_bm)
+    else: scores, lse = label_logits(model, prompt_pe, tokens_bt, mask_bt, label_ids, ends_bm).astype(jnp.float32), None
+    scores, lse = scores.reshape(-1, scores.shape[-1]), None if lse is None else lse.reshape(-1)
+    nll = label_nll(scores, lse, labels_b.reshape(-1), loss)
+    w = weights_b.astype(jnp.float32).reshape(-1)
     return (w * nll).sum() / jnp.maximum(w.sum(), 1.0), (nll, scores)
 
 # %% ../nbs/11_prompt.ipynb #835995d9

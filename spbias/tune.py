@@ -12,12 +12,13 @@ from flax import nnx
 from tqdm.auto import tqdm
 import spbias
 from .core import SpbiasError, parse_seeds, atomic_write_json, atomic_write_text, atomic_savez, append_jsonl
-from .data import SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher, pad_batch
+from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher, PackedBatcher,
+                         bucket_index, pad_batch, pad_packed)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 
 # %% auto #0
-__all__ = ['TuneConfig', 'should_stop', 'make_optimizer', 'make_train_step', 'weights_fingerprint', 'evaluate', 'tune',
-           'read_summaries', 'main']
+__all__ = ['TuneConfig', 'should_stop', 'make_optimizer', 'make_train_step', 'weights_fingerprint', 'evaluate', 'make_batcher',
+           'train_batch', 'tune', 'read_summaries', 'main']
 
 # %% ../nbs/12_tune.ipynb #a4573a7a
 @dataclass(frozen=True)
@@ -43,7 +44,8 @@ class TuneConfig:
     patience:int=5 # window of previous evaluations for the early-stopping rule
     loss:str="full_vocab" # "full_vocab" (the papers) or "label_tokens"
     checkpoint_every:int=500 # orbax checkpoint every N steps (0: never)
-    buckets:tuple=DEFAULT_BUCKETS # padded text lengths
+    buckets:tuple=DEFAULT_BUCKETS # padded text lengths (packed: rows are the smallest bucket ≥ the longest text, at least 32)
+    packing:bool=True # pack each batch's texts several to a row (few shapes, little padding); False: one text a row, bucketed batches
     max_len:int=128 # longest text in tokens (longer texts keep their last tokens)
     data_seed:int=0 # seed of the bucket schedule shared by all seeds
     dtype:str="float32" # model dtype: float32 | bfloat16
@@ -105,21 +107,22 @@ def _optimizer(lr, weight_decay, warmup_steps, clip_norm):  # cached: equal sett
 
 @functools.lru_cache(maxsize=8)
 def make_train_step(graphdef, tx, loss:str="full_vocab"):
-    "A jit-compiled step over S seeds: (params, deltas, opt_states, bases, tokens, mask, labels, weights, active, label_ids) → new deltas, states, losses [S], accuracies [S]."
-    def seed_loss(delta, base, model, tok, mask, y, w, label_ids):
-        l, (_, scores) = prompt_loss(model, base + delta, tok, mask, y, w, label_ids, loss)
-        acc = ((scores.argmax(-1) == y) * w).sum() / jnp.maximum(w.sum(), 1.0)
+    "A jit-compiled step over S seeds: (params, deltas, opt_states, bases, tokens, mask, ends, labels, weights, active, label_ids) → new deltas, states, losses [S], accuracies [S]."
+    def seed_loss(delta, base, model, tok, mask, ends, y, w, label_ids):
+        l, (_, scores) = prompt_loss(model, base + delta, tok, mask, y, w, label_ids, loss, ends)
+        w = w.reshape(-1)
+        acc = ((scores.argmax(-1) == y.reshape(-1)) * w).sum() / jnp.maximum(w.sum(), 1.0)
         return l, acc
-    def step(params, deltas, opt_states, bases, tok, mask, y, w, active, label_ids):
+    def step(params, deltas, opt_states, bases, tok, mask, ends, y, w, active, label_ids):
         model = nnx.merge(graphdef, params)
-        def one(delta, opt_state, base, tok, mask, y, w, act):
-            (l, acc), g = jax.value_and_grad(seed_loss, has_aux=True)(delta, base, model, tok, mask, y, w, label_ids)
+        def one(delta, opt_state, base, tok, mask, ends, y, w, act):
+            (l, acc), g = jax.value_and_grad(seed_loss, has_aux=True)(delta, base, model, tok, mask, ends, y, w, label_ids)
             upd, new_state = tx.update(g, opt_state, delta)
             new_delta = optax.apply_updates(delta, upd)
             ok = act & jnp.isfinite(l) & jnp.isfinite(new_delta).all()
             keep = lambda new, old: jnp.where(ok, new, old)
             return keep(new_delta, delta), jax.tree.map(keep, new_state, opt_state), l, acc
-        return jax.vmap(one)(deltas, opt_states, bases, tok, mask, y, w, active)
+        return jax.vmap(one)(deltas, opt_states, bases, tok, mask, ends, y, w, active)
     return jax.jit(step, donate_argnums=(1, 2))
 
 # %% ../nbs/12_tune.ipynb #6dc596ca
@@ -175,15 +178,34 @@ def _truncate_metrics(path:Path, step:int):
 
 # %% ../nbs/12_tune.ipynb #2931a41a
 def evaluate(model, prompts_spe, token_ids, labels, label_ids, loss:str="full_vocab", batch_size:int=64,
-             buckets=DEFAULT_BUCKETS)->tuple[np.ndarray, np.ndarray]:
+             buckets=DEFAULT_BUCKETS, pack:str="tree")->tuple[np.ndarray, np.ndarray]:
     "Mean loss [S] and accuracy [S] of every prompt on a labelled split."
-    scores, lse = score_texts(model, prompts_spe, token_ids, label_ids, batch_size, buckets, with_lse=(loss == "full_vocab"))
+    scores, lse = score_texts(model, prompts_spe, token_ids, label_ids, batch_size, buckets, with_lse=(loss == "full_vocab"), pack=pack)
     y = np.asarray(labels)
     gold = np.take_along_axis(scores, np.broadcast_to(y[None, :, None], scores.shape[:2] + (1,)), axis=2)[..., 0]
     norm = lse if loss == "full_vocab" else np.log(np.exp(scores - scores.max(-1, keepdims=True)).sum(-1)) + scores.max(-1)
     return (norm - gold).mean(1), (scores.argmax(-1) == y[None]).mean(1)
 
 # %% ../nbs/12_tune.ipynb #76f174a7
+def _eval_pack(cfg:TuneConfig)->str: return "tree" if cfg.packing else "none"
+
+def make_batcher(cfg:TuneConfig, lengths)->PackedBatcher|BucketBatcher:
+    "The run's training batcher: packed rows of the smallest bucket ≥ the longest text (≥ 32), or length buckets."
+    if not cfg.packing: return BucketBatcher(lengths, cfg.batch_size, cfg.buckets, cfg.data_seed)
+    b = cfg.buckets
+    T = int(b[bucket_index([max(int(max(lengths)), min(32, b[-1]))], b)[0]])
+    return PackedBatcher(lengths, cfg.batch_size, T, cfg.data_seed)
+
+def train_batch(batcher, token_ids, seeds:list[int], step:int, pad_id:int=0):
+    "Tokens and mask (segment ids) [S, R, T], each text's last position and its example index [S, R, M] (-1: empty) for a step."
+    if isinstance(batcher, PackedBatcher):
+        slots = batcher.step(seeds, step)
+        tok, mask, ends = pad_packed(token_ids, slots, batcher.length, pad_id)
+        return tok, mask, ends, slots
+    T, idx = batcher.step(seeds, step)
+    tok, mask = pad_batch(token_ids, idx, T, pad_id)
+    return tok, mask, np.maximum(mask.sum(-1) - 1, 0)[..., None].astype(np.int32), idx[..., None]
+
 def _load(cfg:TuneConfig, model, table):
     if model is None:
         from spbias.checkpoint import load_model
@@ -231,7 +253,7 @@ def tune(cfg:TuneConfig, # the run
     label_ids = jnp.asarray(record["label_token_ids"])
     ids = {s: encode_texts(tokenizer, table.text[table.split == s].tolist(), cfg.max_len) for s in SPLITS}
     ys = {s: table.label[table.split == s].to_numpy() for s in SPLITS}
-    batcher = BucketBatcher([len(t) for t in ids["train"]], cfg.batch_size, cfg.buckets, cfg.data_seed)
+    batcher = make_batcher(cfg, [len(t) for t in ids["train"]])
     bases = np.stack([prompt_base(model, cfg.prompt, seed=s, tokenizer=tokenizer) for s in seeds])
     tx = make_optimizer(cfg); st = _initial_state(cfg, bases, tx); start = 0
     seed_dirs = [out/f"seed-{s}" for s in seeds]
@@ -247,10 +269,9 @@ def tune(cfg:TuneConfig, # the run
     last_acc, step = float("nan"), start
     for step in range(start, cfg.max_steps):
         if not st["active"].any(): break
-        T, idx = batcher.step(seeds, step)
-        tok, mask = pad_batch(ids["train"], idx, T, pad_id)
-        y, w = np.where(idx >= 0, ys["train"][np.maximum(idx, 0)], 0), (idx >= 0).astype(np.float32)
-        deltas, opt_states, losses, _ = train_step(params, deltas, opt_states, jnp.asarray(bases), tok, mask, y, w,
+        tok, mask, ends, slots = train_batch(batcher, ids["train"], seeds, step, pad_id)
+        y, w = np.where(slots >= 0, ys["train"][np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
+        deltas, opt_states, losses, _ = train_step(params, deltas, opt_states, jnp.asarray(bases), tok, mask, ends, y, w,
                                                    jnp.asarray(st["active"]), label_ids)
         losses = np.asarray(losses)
         bad = st["active"] & ~np.isfinite(losses)
@@ -261,7 +282,7 @@ def tune(cfg:TuneConfig, # the run
         if done % cfg.eval_every == 0 or done == cfg.max_steps:
             st["deltas"] = np.asarray(deltas)
             el, ea = evaluate(model, bases + st["deltas"], ids["validation"], ys["validation"], label_ids, cfg.loss,
-                              cfg.eval_batch_size, cfg.buckets)
+                              cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))
             _after_eval(cfg, st, done, el, ea, seed_dirs); last_acc = float(np.mean(ea))
         if cfg.checkpoint_every and done % cfg.checkpoint_every == 0:
             st["deltas"], st["opt_states"] = np.asarray(deltas), jax.device_get(opt_states)
@@ -279,7 +300,7 @@ def _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs):
     never = st["best_acc"] < 0
     st["best_deltas"][never] = st["deltas"][never]
     kept = bases + st["best_deltas"]
-    _, test_acc = evaluate(model, kept, ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets)
+    _, test_acc = evaluate(model, kept, ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))
     for i, (s, d) in enumerate(zip(cfg.seeds, seed_dirs)):
         atomic_savez(d/"prompt.npz", embeddings=kept[i], delta=st["best_deltas"][i], base=bases[i])
         atomic_write_json(d/"summary.json", dict(
@@ -319,6 +340,7 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--loss", default="full_vocab", choices=list(LOSSES))
     p.add_argument("--checkpoint-every", type=int, default=500)
     p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"])
+    p.add_argument("--no-packing", action="store_true", help="one text a row in length-bucketed batches (default: packed rows)")
     p.add_argument("--out", required=True, help="run folder")
     p.add_argument("--resume", action="store_true", help="continue a killed run from its last checkpoint")
     p.add_argument("--force", action="store_true", help="overwrite a different run in --out")
@@ -327,7 +349,7 @@ def main(argv:list[str]|None=None)->int:
                      init=a.init, init_text=a.init_text, lr=a.lr, weight_decay=a.weight_decay, warmup_steps=a.warmup_steps,
                      clip_norm=a.clip_norm, batch_size=a.batch_size, eval_batch_size=a.eval_batch_size, eval_every=a.eval_every,
                      min_steps=a.min_steps, max_steps=a.max_steps, loss=a.loss, checkpoint_every=a.checkpoint_every,
-                     dtype=a.dtype, out=a.out, resume=a.resume, force=a.force)
+                     dtype=a.dtype, packing=not a.no_packing, out=a.out, resume=a.resume, force=a.force)
     run = tune(cfg)
     print(read_summaries(run)[["seed", "best_step", "validation_accuracy", "test_accuracy", "stopped_early", "nan"]].to_string(index=False))
     return 0
