@@ -270,7 +270,7 @@ def pad_packed(token_ids:list[np.ndarray], # token ids of every text of the tabl
     lead = np.shape(slots)[:-1]
     return tok.reshape(lead[:-1] + (lead[-1], length)), seg.reshape(lead[:-1] + (lead[-1], length)), ends.reshape(np.shape(slots))
 
-# %% ../nbs/10_data.ipynb #e6cfad74
+# %% ../nbs/10_data.ipynb #0aafb8bb
 class PackedBatcher:
     "Random batches of `batch_size` examples packed into rows of `length` tokens; deterministic per (data_seed, seed, step)."
     def __init__(self, lengths, # token count of each example
