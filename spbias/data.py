@@ -12,8 +12,8 @@ from .core import SpbiasError, shared_data_dir, project_data_dir
 
 # %% auto #0
 __all__ = ['SPLITS', 'LABEL_NAMES', 'DATASETS', 'COLLAPSE', 'LABEL_RANGE', 'DEFAULT_BUCKETS', 'collapse_labels', 'read_ptb_trees',
-           'read_semeval_raw', 'load_sentiment', 'encode_texts', 'bucket_index', 'BucketBatcher', 'pad_batch',
-           'pack_rows', 'packed_batches', 'pad_packed', 'PackedBatcher', 'TreeRows', 'pack_tree']
+           'read_semeval_raw', 'load_sentiment', 'encode_texts', 'bucket_index', 'row_length', 'BucketBatcher',
+           'pack_rows', 'pad_packed', 'PackedBatcher', 'TreeRows', 'pack_tree']
 
 # %% ../nbs/10_data.ipynb #5478a71f
 SPLITS = ("train", "validation", "test")
@@ -162,6 +162,14 @@ def bucket_index(lengths, # token count of each example
     "Index of the smallest bucket holding each length (lengths above the largest go to the largest)."
     return np.minimum(np.searchsorted(np.asarray(buckets), np.asarray(lengths), side="left"), len(buckets) - 1)
 
+def row_length(lengths, # token count of each text
+               buckets=DEFAULT_BUCKETS, # allowed row lengths, increasing
+               least:int=1 # at least this many tokens a row (where the buckets go that far)
+              )->int:
+    "Tokens per packed row: the smallest bucket ≥ the longest text and ≥ `least`; beyond the largest bucket, the next multiple of 64 (no text is cut)."
+    n = max(int(np.max(lengths, initial=1)), min(least, buckets[-1]))
+    return next((int(b) for b in buckets if b >= n), int(-(-n // 64) * 64))
+
 # %% ../nbs/10_data.ipynb #b011fc66
 class BucketBatcher:
     "Shuffled, length-bucketed batches of fixed shapes; deterministic per (data_seed, seed, step)."
@@ -208,20 +216,6 @@ class BucketBatcher:
         got = [self.batch(s, step) for s in seeds]
         return got[0][0], np.stack([g[1] for g in got])
 
-# %% ../nbs/10_data.ipynb #69a96c75
-def pad_batch(token_ids:list[np.ndarray], # token ids of every example of the table
-              idx:np.ndarray, # example indices [..., B], -1 for padding rows
-              length:int, # padded length T
-              pad_id:int=0)->tuple[np.ndarray, np.ndarray]:
-    "Right-padded tokens [..., B, T] and mask [..., B, T] (1 on real tokens; padding rows get one masked-in pad token)."
-    flat = np.asarray(idx).reshape(-1)
-    tok = np.full((len(flat), length), pad_id, dtype=np.int32); mask = np.zeros((len(flat), length), dtype=np.int32)
-    for r, i in enumerate(flat):
-        t = token_ids[i][-length:] if i >= 0 else np.array([pad_id], dtype=np.int32)
-        tok[r, :len(t)] = t; mask[r, :len(t)] = 1
-    shape = np.shape(idx) + (length,)
-    return tok.reshape(shape), mask.reshape(shape)
-
 # %% ../nbs/10_data.ipynb #5ed35a5d
 def pack_rows(lengths, # token count of each text (longer ones count as `length`, they are cut)
               length:int, # tokens per row, T
@@ -239,18 +233,6 @@ def pack_rows(lengths, # token count of each text (longer ones count as `length`
         rows[r].append(int(i))
         if len(rows[r]) < max_segments and c - n > 0: free[c - n].append(r)
     return rows
-
-def packed_batches(lengths, length:int, # tokens per row, T
-                   rows_per_batch:int, max_segments:int=64)->list[np.ndarray]:
-    "Batches of packed rows: text indices `[rows_per_batch, M]`, -1 in empty slots (M: the most texts in a row, rounded up to a multiple of 4)."
-    rows = pack_rows(lengths, length, max_segments)
-    M = -(-max(len(r) for r in rows) // 4) * 4 if rows else 4
-    out = []
-    for s in range(0, len(rows), rows_per_batch):
-        slots = np.full((rows_per_batch, M), -1, np.int64)
-        for r, row in enumerate(rows[s:s + rows_per_batch]): slots[r, :len(row)] = row
-        out.append(slots)
-    return out
 
 def pad_packed(token_ids:list[np.ndarray], # token ids of every text of the table
                slots:np.ndarray, # text indices [..., R, M], -1 for an empty slot

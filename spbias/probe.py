@@ -8,13 +8,12 @@ import argparse, json, math, re, sys
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text, atomic_write_json
-from .data import DEFAULT_BUCKETS
 
 # %% auto #0
-__all__ = ['DEFAULT_PROMPT', 'PRED_COLUMNS', 'split_prompt', 'answer_variants', 'yes_no_token_ids', 'bucket_length',
-           'next_token_scores', 'shared_prefix', 'encode_rows', 'load_soft_prompt', 'statements', 'with_answers',
-           'probe_local', 'probe_hosted', 'template_domains', 'with_domain', 'error_rates', 'negation_pairs',
-           'robustness', 'plot_pair_differences', 'plot_bubbles', 'write_report', 'main_predict', 'main_report']
+__all__ = ['DEFAULT_PROMPT', 'PRED_COLUMNS', 'split_prompt', 'answer_variants', 'yes_no_token_ids', 'next_token_scores',
+           'shared_prefix', 'encode_rows', 'load_soft_prompt', 'statements', 'with_answers', 'probe_local',
+           'probe_hosted', 'template_domains', 'with_domain', 'error_rates', 'negation_pairs', 'robustness',
+           'plot_pair_differences', 'plot_bubbles', 'write_report', 'main_predict', 'main_report']
 
 # %% ../nbs/30_probe.ipynb #5ae42a33
 def split_prompt(template:str, # e.g. "Q: {statement}\nA:"
@@ -50,12 +49,6 @@ def yes_no_token_ids(tokenizer, # a transformers tokenizer
     return out[0], out[1]
 
 # %% ../nbs/30_probe.ipynb #26482622
-def bucket_length(n:int, buckets=DEFAULT_BUCKETS)->int:
-    "Smallest bucket ≥ n (beyond the largest: the next multiple of 64)."
-    for b in buckets:
-        if n <= b: return int(b)
-    return int(-(-n // 64) * 64)
-
 def _score_fn():
     "The jitted batch scorer (built lazily so importing spbias.probe does not import JAX)."
     global _SCORE
@@ -90,21 +83,15 @@ def next_token_scores(model, # a spbias model (`build_model` / `load_model`)
         raise SpbiasError(f"prefix ({P} tokens) + longest row ({lens.max()} tokens) exceed the model's {max_positions} positions.",
                           "shorten the prompt, use fewer shots, or drop the longest texts.")
     prefix = model.prefix_cache(jnp.asarray(prefix_pe).astype(model.dtype)) if P else None
-    from spbias.data import pack_tree
-    from spbias.layers import Layout
+    from spbias.prompt import score_batches
+    from tqdm.auto import tqdm
     score, ids = _score_fn(), jnp.asarray(np.asarray(token_ids, np.int32))
-    T = bucket_length(max(int(lens.max()), 64))
-    R = max(1, math.ceil(batch_size * lens.mean() / T))  # rows holding about batch_size texts
     out = np.zeros((len(rows), len(token_ids)), np.float32)
-    batches = pack_tree([np.asarray(r) for r in rows], T, R, max_segments=32, pad_id=pad_id)
-    if progress:
-        from tqdm.auto import tqdm
-        batches = tqdm(batches, desc="scoring", unit="batch")
-    for b in batches:
-        got = np.asarray(score(model, prefix, jnp.asarray(b.tokens), Layout(jnp.asarray(b.allowed), jnp.asarray(b.pos)),
-                               jnp.asarray(b.ends), ids)[int(log_probs)])
-        real = b.slots >= 0
-        out[b.slots[real]] = got[real]
+    batches = score_batches([np.asarray(r) for r in rows], batch_size, pad_id=pad_id, max_segments=32)
+    for slots, tok, layout, ends in tqdm(batches, desc="scoring", unit="batch", disable=not progress):
+        got = np.asarray(score(model, prefix, tok, layout, ends, ids)[int(log_probs)])
+        real = slots >= 0
+        out[slots[real]] = got[real]
     return out
 
 # %% ../nbs/30_probe.ipynb #4a7bd663

@@ -10,12 +10,12 @@ import functools, math
 import numpy as np, jax, jax.numpy as jnp
 from flax import nnx
 from .core import SpbiasError
-from .data import DEFAULT_BUCKETS, bucket_index, pad_batch, packed_batches, pad_packed, pack_tree
+from .data import DEFAULT_BUCKETS, bucket_index, row_length, pad_packed, pack_tree
 from .layers import Layout
 
 # %% auto #0
 __all__ = ['LOSSES', 'PACKINGS', 'Init', 'PromptConfig', 'embedding_table', 'prompt_base', 'prompt_embeddings', 'label_logits',
-           'label_logits_and_lse', 'label_nll', 'prompt_loss', 'score_jobs', 'score_texts']
+           'label_logits_and_lse', 'label_nll', 'prompt_loss', 'score_batches', 'score_texts']
 
 # %% ../nbs/11_prompt.ipynb #bbfaa67e
 class Init(str, Enum):
@@ -114,25 +114,29 @@ def _score_batch(graphdef, params, prompts_spe, tok_bt, mask_bt, ends_bm, label_
         return s, jnp.zeros(s.shape[:-1])
     return jax.vmap(f)(prompts_spe)
 
-PACKINGS = ("tree", "rows", "none")
+PACKINGS = ("tree", "none")
 
-def _row_shape(lengths, batch_size:int, buckets, least:int)->tuple[int, int]:
-    "(T, R): the smallest bucket ≥ the longest text (and ≥ `least` where the buckets allow), rows for about `batch_size` texts."
-    T = int(buckets[bucket_index([max(int(np.max(lengths)), min(least, buckets[-1]))], buckets)[0]])
-    return T, max(1, math.ceil(batch_size * np.minimum(np.maximum(lengths, 1), T).mean() / T))
-
-def score_jobs(lengths, batch_size:int=64, buckets=DEFAULT_BUCKETS, pack:str="rows")->list[tuple[int, np.ndarray]]:
-    "The batches of `score_texts` for `pack` = rows | none: (row length T, text indices [R, M]), -1 in empty slots (M = 1 for none)."
-    lengths = np.asarray(lengths)
-    if pack == "rows":
-        T, R = _row_shape(lengths, batch_size, buckets, 32)
-        return [(T, s) for s in packed_batches(lengths, T, R)]
+def score_batches(token_ids:list[np.ndarray], # token ids of each text
+                  batch_size:int=64, # texts per batch (about, for tree)
+                  buckets=DEFAULT_BUCKETS, # row lengths (tree: `row_length`; none: each text's bucket)
+                  pack:str="tree", # tree: prefix-tree rows, one shape | none: one text a row, by length bucket
+                  pad_id:int=0,
+                  least:int=64, # tree: tokens a row at least
+                  max_segments:int=64 # tree: texts a row at most
+                 )->list[tuple]:
+    "The batches of a table: (text indices [R, M], -1 in empty slots; tokens [R, T]; mask or `Layout`; each slot's last position [R, M])."
+    if pack not in PACKINGS: raise SpbiasError(f"unknown packing {pack!r}.", f"use one of: {', '.join(PACKINGS)}.")
+    lengths = np.array([len(t) for t in token_ids])
+    if pack == "tree":
+        T = row_length(lengths, buckets, least)
+        R = max(1, math.ceil(batch_size * np.clip(lengths, 1, T).mean() / T))  # rows holding about batch_size texts
+        return [(b.slots, b.tokens, Layout(b.allowed, b.pos), b.ends) for b in pack_tree(token_ids, T, R, max_segments, pad_id)]
     b, jobs = bucket_index(lengths, buckets), []
     for i in np.unique(b):
         m = np.flatnonzero(b == i)
         for c in range(0, len(m), batch_size):
-            idx = np.full(batch_size, -1); idx[:len(m[c:c + batch_size])] = m[c:c + batch_size]
-            jobs.append((int(buckets[i]), idx[:, None]))
+            slots = np.full((batch_size, 1), -1); slots[:len(m[c:c + batch_size]), 0] = m[c:c + batch_size]
+            jobs.append((slots, *pad_packed(token_ids, slots, int(buckets[i]), pad_id)))
     return jobs
 
 def score_texts(model, # a spbias.models model (frozen)
@@ -140,11 +144,11 @@ def score_texts(model, # a spbias.models model (frozen)
                 token_ids:list[np.ndarray], # token ids of each text (spbias.data.encode_texts)
                 label_ids, # label-word token ids [K]
                 batch_size:int=64, # texts per batch (about, when packed)
-                buckets=DEFAULT_BUCKETS, # padded lengths (packed: the row length is the smallest bucket ≥ the longest text, at least 32)
+                buckets=DEFAULT_BUCKETS, # row lengths (see `score_batches`)
                 with_lse:bool=False, # also return the log-sum-exp over the vocabulary
                 pad_id:int=0,
                 progress:bool=False, # show a progress bar
-                pack:str|bool="tree" # tree: shared beginnings computed once | rows: several texts a row | none: one text a row, bucketed
+                pack:str|bool="tree" # tree: shared beginnings computed once, several texts a row | none: one text a row, bucketed
                )->tuple[np.ndarray, np.ndarray|None]:
     "Label-word logits [S, N, K] of every text behind every prompt (and the vocabulary log-sum-exp [S, N])."
     prompts = jnp.asarray(prompts_spe, jnp.float32)
@@ -152,25 +156,12 @@ def score_texts(model, # a spbias.models model (frozen)
     if one: prompts = prompts[None]
     S, N, K = prompts.shape[0], len(token_ids), len(label_ids)
     scores, lse = np.zeros((S, N, K), np.float32), np.zeros((S, N), np.float32)
-    if N == 0: return (scores[0] if one else scores), ((lse[0] if one else lse) if with_lse else None)
-    pack = {True: "tree", False: "none"}.get(pack, pack)
-    if pack not in PACKINGS: raise SpbiasError(f"unknown packing {pack!r}.", f"use one of: {', '.join(PACKINGS)}.")
+    jobs = score_batches(token_ids, batch_size, buckets, {True: "tree", False: "none"}.get(pack, pack), pad_id) if N else []
     graphdef, params = nnx.split(model)
-    lengths = [len(t) for t in token_ids]
-    if pack == "tree":
-        T, R = _row_shape(lengths, batch_size, buckets, 64)
-        jobs = [(b.slots, (b.tokens, Layout(jnp.asarray(b.allowed), jnp.asarray(b.pos)), b.ends)) for b in pack_tree(token_ids, T, R, pad_id=pad_id)]
-    else:
-        jobs = [(s, (T, s)) for T, s in score_jobs(lengths, batch_size, buckets, pack)]
-    def inputs(job):
-        if pack == "tree": return job
-        T, slots = job
-        if pack == "rows": return pad_packed(token_ids, slots, T, pad_id)
-        return (*pad_batch(token_ids, slots[:, 0], T, pad_id), None)
+    lab = jnp.asarray(label_ids)
     from tqdm.auto import tqdm
-    for slots, job in tqdm(jobs, desc="scoring", disable=not progress, mininterval=2):
-        tok, mask, ends = inputs(job)
-        s, l = _score_batch(graphdef, params, prompts, tok, mask, ends, jnp.asarray(label_ids), with_lse)
+    for slots, tok, mask, ends in tqdm(jobs, desc="scoring", disable=not progress, mininterval=2):
+        s, l = _score_batch(graphdef, params, prompts, tok, mask, ends, lab, with_lse)
         s, l = np.asarray(s).reshape(S, -1, K), np.asarray(l).reshape(S, -1)
         flat = slots.reshape(-1); real = flat >= 0
         scores[:, flat[real]], lse[:, flat[real]] = s[:, real], l[:, real]

@@ -13,7 +13,7 @@ from tqdm.auto import tqdm
 import spbias
 from .core import SpbiasError, parse_seeds, atomic_write_json, atomic_write_text, atomic_savez, append_jsonl
 from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher, PackedBatcher,
-                         bucket_index, pad_batch, pad_packed)
+                         row_length, pad_packed)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 
 # %% auto #0
@@ -192,19 +192,13 @@ def _eval_pack(cfg:TuneConfig)->str: return "tree" if cfg.packing else "none"
 def make_batcher(cfg:TuneConfig, lengths)->PackedBatcher|BucketBatcher:
     "The run's training batcher: packed rows of the smallest bucket ≥ the longest text (≥ 32), or length buckets."
     if not cfg.packing: return BucketBatcher(lengths, cfg.batch_size, cfg.buckets, cfg.data_seed)
-    b = cfg.buckets
-    T = int(b[bucket_index([max(int(max(lengths)), min(32, b[-1]))], b)[0]])
-    return PackedBatcher(lengths, cfg.batch_size, T, cfg.data_seed)
+    return PackedBatcher(lengths, cfg.batch_size, row_length(lengths, cfg.buckets, least=32), cfg.data_seed)
 
 def train_batch(batcher, token_ids, seeds:list[int], step:int, pad_id:int=0):
     "Tokens and mask (segment ids) [S, R, T], each text's last position and its example index [S, R, M] (-1: empty) for a step."
-    if isinstance(batcher, PackedBatcher):
-        slots = batcher.step(seeds, step)
-        tok, mask, ends = pad_packed(token_ids, slots, batcher.length, pad_id)
-        return tok, mask, ends, slots
-    T, idx = batcher.step(seeds, step)
-    tok, mask = pad_batch(token_ids, idx, T, pad_id)
-    return tok, mask, np.maximum(mask.sum(-1) - 1, 0)[..., None].astype(np.int32), idx[..., None]
+    if isinstance(batcher, PackedBatcher): T, slots = batcher.length, batcher.step(seeds, step)
+    else: T, idx = batcher.step(seeds, step); slots = idx[..., None]  # one text a row
+    return (*pad_packed(token_ids, slots, T, pad_id), slots)
 
 def _load(cfg:TuneConfig, model, table):
     if model is None:
@@ -265,13 +259,14 @@ def tune(cfg:TuneConfig, # the run
     train_step = make_train_step(graphdef, tx, cfg.loss)
     pad_id = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
     deltas, opt_states = jnp.asarray(st["deltas"]), jax.tree.map(jnp.asarray, st["opt_states"])
+    bases_j = jnp.asarray(bases)  # the same every step
     bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} seed(s)", disable=not progress, mininterval=2)
     last_acc, step = float("nan"), start
     for step in range(start, cfg.max_steps):
         if not st["active"].any(): break
         tok, mask, ends, slots = train_batch(batcher, ids["train"], seeds, step, pad_id)
         y, w = np.where(slots >= 0, ys["train"][np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
-        deltas, opt_states, losses, _ = train_step(params, deltas, opt_states, jnp.asarray(bases), tok, mask, ends, y, w,
+        deltas, opt_states, losses, _ = train_step(params, deltas, opt_states, bases_j, tok, mask, ends, y, w,
                                                    jnp.asarray(st["active"]), label_ids)
         losses = np.asarray(losses)
         bad = st["active"] & ~np.isfinite(losses)
