@@ -10,15 +10,15 @@ import numpy as np
 import jax, jax.numpy as jnp
 from flax import nnx
 from .core import SpbiasError, smollm2_gguf_path
+from .data import LABEL_NAMES
 from .config import ModelConfig
 from .models import build_model, abstract_model, count_params
 
 # %% auto #0
-__all__ = ['KEY_TABLE', 'IGNORED_KEYS', 'GGUF_KEY_TABLE', 'GGUF_ARCHS', 'GGUF_TYPES', 'HUB_PATTERNS', 'LABEL_WORDS',
-           'checkpoint_key', 'normalise_keys', 'model_from_tensors', 'read_config', 'read_weights', 'gguf_key',
-           'unpermute_qk', 'gguf_config', 'read_gguf', 'download_model', 'resolve_model', 'cache_dir', 'load_tokenizer',
-           'load_model', 'model_fingerprint', 'label_token_ids', 'model_info', 'main_info', 'next_token_probs',
-           'main_next_token']
+__all__ = ['KEY_TABLE', 'IGNORED_KEYS', 'GGUF_KEY_TABLE', 'GGUF_ARCHS', 'GGUF_TYPES', 'HUB_PATTERNS', 'checkpoint_key',
+           'normalise_keys', 'model_from_tensors', 'read_config', 'read_weights', 'gguf_key', 'unpermute_qk',
+           'gguf_config', 'read_gguf', 'download_model', 'resolve_model', 'cache_dir', 'load_tokenizer', 'load_model',
+           'model_fingerprint', 'label_token_ids', 'model_info', 'main_info', 'next_token_probs', 'main_next_token']
 
 # %% ../nbs/06_checkpoint.ipynb #9db6b155
 KEY_TABLE = {  # arch: [(NNX path regex, checkpoint key template, transpose?)]
@@ -295,7 +295,7 @@ def _after_text(tok, word:str)->list[int]:
     return ids[len(ctx):] if ids[:len(ctx)] == ctx else tok(" " + word, add_special_tokens=False)["input_ids"]
 
 def label_token_ids(tokenizer, # a transformers tokenizer
-                    words=("negative", "neutral", "positive"))->list[int]: # label words, without spaces
+                    words=LABEL_NAMES)->list[int]: # label words, without spaces
     "Token id of each label word as it appears after text; `SpbiasError` if one is not a single token."
     out, bad = [], []
     for w in words:
@@ -309,11 +309,9 @@ def label_token_ids(tokenizer, # a transformers tokenizer
     return out
 
 # %% ../nbs/06_checkpoint.ipynb #055f5912
-LABEL_WORDS = ("negative", "neutral", "positive")
-
 def model_info(spec:str, model, tokenizer, cfg:ModelConfig)->dict:
     "What `spbias info` reports about a loaded model."
-    try: labels = dict(zip(LABEL_WORDS, label_token_ids(tokenizer, LABEL_WORDS)))
+    try: labels = dict(zip(LABEL_NAMES, label_token_ids(tokenizer, LABEL_NAMES)))
     except SpbiasError as e: labels = {"error": str(e)}
     return dict(model=str(spec), architecture=cfg.arch, layers=cfg.n_layers, d_model=cfg.d_model, embed_dim=cfg.embed_dim,
                 heads=cfg.n_heads, kv_heads=cfg.n_kv_heads, head_dim=cfg.head_dim, d_ff=cfg.d_ff, vocab=cfg.vocab_size,

@@ -11,7 +11,7 @@ import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text
 from .data import LABEL_NAMES, load_sentiment, DATASETS
 from .probe import split_prompt, next_token_scores, shared_prefix, encode_rows
-from .predict import BASE_COLUMNS, EXTRA_COLUMNS, read_testset, tuning_split_table, write_predictions
+from .predict import BASE_COLUMNS, EXTRA_COLUMNS, read_testset, tuning_split_table, write_predictions, predictions_frame
 
 # %% auto #0
 __all__ = ['WORDINGS', 'Wording', 'draw_demos', 'build_prompt', 'manual_scores', 'predict_manual', 'load_testset', 'main']
@@ -89,12 +89,7 @@ def predict_manual(model, tokenizer, testset:pd.DataFrame, # columns label, cate
             acc[split] = (float((manual_scores(model, tokenizer, list(part.text), prompt, label_ids, batch_size).argmax(-1)
                                 == part.label.to_numpy()).mean()) if accuracy and len(part) else float("nan"))
         s = manual_scores(model, tokenizer, list(testset.text), prompt, label_ids, batch_size, progress)
-        out.append(pd.DataFrame({"y_true": y_true, "y_pred": s.argmax(-1), "category": testset.category.to_numpy(),
-                                 "group": testset.group.to_numpy(), "text": testset.text.to_numpy(), "model": model_name,
-                                 "run_id": f"manual-{w}-{shots}shot", "dataset": dataset, "seed": seed,
-                                 "validation_accuracy": acc["validation"], "test_accuracy": acc["test"],
-                                 "score_negative": s[:, 0], "score_neutral": s[:, 1], "score_positive": s[:, 2]}))
-        if "template_id" in testset: out[-1]["template_id"] = testset.template_id.to_numpy()
+        out.append(predictions_frame(testset, y_true, s, model_name, f"manual-{w}-{shots}shot", dataset, seed, acc["validation"], acc["test"]))
     return pd.concat(out, ignore_index=True)
 
 def load_testset(testset:str, tuning:pd.DataFrame)->pd.DataFrame:

@@ -8,6 +8,7 @@ import argparse, csv, json, sys
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text
+from .data import LABEL_NAMES
 
 # %% auto #0
 __all__ = ['BASE_COLUMNS', 'OPTIONAL_COLUMNS', 'CLASS_NAMES', 'METRICS', 'KEYS', 'PAPERS_SELECTION', 'GAP_COLUMNS',
@@ -17,7 +18,7 @@ __all__ = ['BASE_COLUMNS', 'OPTIONAL_COLUMNS', 'CLASS_NAMES', 'METRICS', 'KEYS',
 # %% ../nbs/22_metrics.ipynb #adfa8fe4
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
 OPTIONAL_COLUMNS = ["seed", "validation_accuracy", "test_accuracy", "score_negative", "score_neutral", "score_positive"]
-CLASS_NAMES = ("negative", "neutral", "positive")  # classes 0, 1, 2
+CLASS_NAMES = LABEL_NAMES  # classes 0, 1, 2
 METRICS = ["accuracy"] + [f"{c}_FPR" for c in CLASS_NAMES] + [f"{c}_TPR" for c in CLASS_NAMES]
 KEYS = ["model", "dataset", "run", "category", "group"]
 

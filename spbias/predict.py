@@ -10,15 +10,12 @@ import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text
 from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
+from .metrics import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS  # the predictions TSV contract, defined where it is read
 
 # %% auto #0
-__all__ = ['BASE_COLUMNS', 'EXTRA_COLUMNS', 'load_run', 'predict_run', 'read_testset', 'tuning_split_table', 'write_predictions',
-           'main']
+__all__ = ['load_run', 'predictions_frame', 'predict_run', 'read_testset', 'tuning_split_table', 'write_predictions', 'main']
 
 # %% ../nbs/13_predict.ipynb #6a336425
-BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
-EXTRA_COLUMNS = ["seed", "validation_accuracy", "test_accuracy", "score_negative", "score_neutral", "score_positive"]
-
 def load_run(run_dir:str|Path # a folder written by spbias.tune
             )->tuple[dict, list[dict]]:
     "The run's config.json and, per finished seed, its seed, prompt embeddings [n, E] and summary."
@@ -43,6 +40,19 @@ def _labels(col:pd.Series)->np.ndarray:
     if len(y) and (y.min() < 0 or y.max() > 2): raise SpbiasError(f"label {y.max() if y.max() > 2 else y.min()} out of range [0, 2].", "use 0 negative, 1 neutral, 2 positive.")
     return y
 
+def predictions_frame(table:pd.DataFrame, # the scored rows: category, group, text (template_id kept if present)
+                      y_true:np.ndarray, # gold labels 0/1/2
+                      scores:np.ndarray, # label-word scores [N, 3] of one prompt
+                      model:str, run_id:str, dataset:str, seed:int, # the prompt's identity
+                      validation_accuracy:float|None=None, test_accuracy:float|None=None)->pd.DataFrame:
+    "The predictions TSV rows of one prompt (a tuned seed, or a manual wording) on `table`."
+    df = pd.DataFrame({"y_true": y_true, "y_pred": scores.argmax(-1), "category": table.category.to_numpy(), "group": table.group.to_numpy(),
+                       "text": table.text.to_numpy(), "model": model, "run_id": run_id, "dataset": dataset, "seed": seed,
+                       "validation_accuracy": validation_accuracy, "test_accuracy": test_accuracy,
+                       **{f"score_{w}": scores[:, k] for k, w in enumerate(LABEL_NAMES)}})
+    if "template_id" in table: df["template_id"] = table.template_id.to_numpy()
+    return df
+
 def predict_run(run_dir:str|Path, # a run folder
                 table:pd.DataFrame, # columns label, category, group, text (template_id kept if present)
                 model=None, # (model, tokenizer, ModelConfig) already loaded (default: load the run's model)
@@ -63,16 +73,9 @@ def predict_run(run_dir:str|Path, # a run folder
     scores, _ = score_texts(m, prompts, ids, config["label_token_ids"], batch_size, tuple(run.get("buckets", DEFAULT_BUCKETS)),
                             pad_id=pad, progress=progress)
     y = _labels(table.label)
-    out = []
-    for s, sc in zip(seeds, scores):
-        df = pd.DataFrame({"y_true": y, "y_pred": sc.argmax(-1), "category": table.category.to_numpy(), "group": table.group.to_numpy(),
-                           "text": table.text.to_numpy(), "model": run["model"], "run_id": Path(run_dir).name, "dataset": run["dataset"],
-                           "seed": s["seed"], "validation_accuracy": s["summary"].get("validation_accuracy"),
-                           "test_accuracy": s["summary"].get("test_accuracy"),
-                           "score_negative": sc[:, 0], "score_neutral": sc[:, 1], "score_positive": sc[:, 2]})
-        if "template_id" in table: df["template_id"] = table.template_id.to_numpy()
-        out.append(df)
-    return pd.concat(out, ignore_index=True)
+    return pd.concat([predictions_frame(table, y, sc, run["model"], Path(run_dir).name, run["dataset"], s["seed"],
+                                        s["summary"].get("validation_accuracy"), s["summary"].get("test_accuracy"))
+                      for s, sc in zip(seeds, scores)], ignore_index=True)
 
 # %% ../nbs/13_predict.ipynb #4b1d915c
 def read_testset(path:str|Path)->pd.DataFrame:

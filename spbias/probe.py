@@ -115,22 +115,20 @@ def encode_rows(tokenizer, pattern:str, # row pattern holding `{slot}`, e.g. " {
 def load_soft_prompt(run:str|Path, # run folder of `spbias tune`
                      seed:int|None=None # which seed; default the best by validation accuracy
                     )->tuple[np.ndarray, int]:
-    "The tuned input embeddings `[n, E]` of one seed of a run, and that seed."
-    run = Path(run)
-    seeds = sorted(int(p.name.split("-", 1)[1]) for p in run.glob("seed-*") if (p/"prompt.npz").exists())
-    if not seeds: raise SpbiasError(f"no seed-<s>/prompt.npz in {run}.", "pass --prompt-run a finished run folder of `spbias tune`.")
+    "The tuned input embeddings `[n, E]` of one finished seed of a run (`spbias.predict.load_run`), and that seed."
+    from spbias.predict import load_run
+    _, seeds = load_run(run)
     if seed is None:
         def val(s):
-            f = run/f"seed-{s}"/"summary.json"
-            v = json.loads(f.read_text()).get("validation_accuracy") if f.exists() else None
-            return -1.0 if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
-        seed = max(seeds, key=lambda s: (val(s), -s))
-    if seed not in seeds: raise SpbiasError(f"run {run} has no prompt for seed {seed} (it has {seeds}).", "pass one of those seeds.")
-    with np.load(run/f"seed-{seed}"/"prompt.npz") as z:
-        if "embeddings" not in z: raise SpbiasError(f"{run}/seed-{seed}/prompt.npz has no 'embeddings' array.", "rerun the tuning.")
-        emb = np.asarray(z["embeddings"], np.float32)
-    if emb.ndim != 2: raise SpbiasError(f"soft prompt of {run} seed {seed} has shape {emb.shape}, not [n, E].", "rerun the tuning.")
-    return emb, seed
+            v = s["summary"].get("validation_accuracy")
+            return -1.0 if v is None or math.isnan(v) else float(v)
+        got = max(seeds, key=lambda s: (val(s), -s["seed"]))
+    else:
+        got = next((s for s in seeds if s["seed"] == seed), None)
+        if got is None: raise SpbiasError(f"run {run} has no prompt for seed {seed} (it has {[s['seed'] for s in seeds]}).", "pass one of those seeds.")
+    emb = np.asarray(got["embeddings"], np.float32)
+    if emb.ndim != 2: raise SpbiasError(f"soft prompt of {run} seed {got['seed']} has shape {emb.shape}, not [n, E].", "rerun the tuning.")
+    return emb, got["seed"]
 
 # %% ../nbs/30_probe.ipynb #552c9787
 DEFAULT_PROMPT = "Q: {statement}\nA:"
