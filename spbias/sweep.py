@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable
 import pandas as pd, yaml
 import spbias
-from .core import SpbiasError, atomic_write_json, parse_seeds, repo_root, project_data_dir, shared_data_dir
+from .core import SpbiasError, atomic_write_json, parse_seeds, repo_root
 
 # %% auto #0
 __all__ = ['MANIFEST', 'Sweep', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand', 'parse_shard', 'shard',
@@ -247,13 +247,8 @@ def bias_set(spec:str, # "ours", "czarnowska", "ours:age,sexuality" or a TSV pat
     from spbias import templates as T
     name, _, attrs = str(spec).partition(":")
     if name in ("ours", "czarnowska"):
-        if name == "ours": src = project_data_dir()/"templates"; layout = T.load_layout(src, T.ours_layout())
-        else:
-            src = Path(czarnowska_dir) if czarnowska_dir else shared_data_dir(required=True)/"czarnowska"
-            layout = T.load_layout(src)
-        if not src.is_dir(): raise SpbiasError(f"bias set {spec!r}: folder {src} not found.", "pass czarnowska_dir, or generate the set with `spbias templates`.")
-        keep = [a.strip() for a in attrs.split(",") if a.strip()] or T._available(src, layout)
-        if not keep: raise SpbiasError(f"bias set {spec!r}: no attribute has all its files in {src}.", "check its templates/ and terms/ folders.")
+        src, layout, keep = T.bias_source(name, czarnowska_dir if name == "czarnowska" else None,
+                                          [a.strip() for a in attrs.split(",") if a.strip()] or None)
         df = T.generate(src, keep, layout)
     elif Path(spec).is_file(): name, df = Path(spec).stem, T.load_bias_set(Path(spec))
     else: raise SpbiasError(f"unknown bias set {spec!r}.", "use 'ours', 'czarnowska', 'ours:age,sexuality' or the path of a bias-set TSV.")

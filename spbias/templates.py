@@ -12,7 +12,7 @@ from .core import SpbiasError, shared_data_dir, project_data_dir, atomic_write_t
 # %% auto #0
 __all__ = ['PLACEHOLDER', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'article', 'parse_placeholder', 'fill', 'slot_form',
            'term_forms', 'forms', 'ours_layout', 'load_layout', 'load_lexicon', 'load_names', 'load_templates',
-           'generate_attribute', 'generate', 'save_bias_set', 'load_bias_set', 'main']
+           'generate_attribute', 'generate', 'save_bias_set', 'load_bias_set', 'bias_source', 'main']
 
 # %% ../nbs/20_templates.ipynb #7fbcfbd4
 PLACEHOLDER = re.compile(r"\{(a:)?([A-Za-z][A-Za-z_]*)\}")
@@ -243,6 +243,20 @@ def _available(folder:Path, layout:dict)->list[str]:
         return all((folder/f).exists() for f in files)
     return [a for a, s in layout["attributes"].items() if ok(s)]
 
+def bias_source(which:str, # "czarnowska" (Czarnowska et al.'s templates) or "ours" (data/templates)
+                source:str|Path|None=None, # the folder (default: the shared data's czarnowska/, or our data/templates)
+                attributes:list[str]|None=None # default: every attribute whose files are all in the folder
+               )->tuple[Path, dict, list[str]]:
+    "(folder, layout, attributes) of a template set, checked."
+    if which not in ("czarnowska", "ours"): raise SpbiasError(f"unknown template set {which!r}.", "use czarnowska or ours.")
+    if source: src = Path(source)
+    else: src = project_data_dir()/"templates" if which == "ours" else shared_data_dir(required=True)/"czarnowska"
+    if not src.is_dir(): raise SpbiasError(f"templates folder {src} not found.", "pass the folder holding templates/ and terms/.")
+    layout = load_layout(src, ours_layout() if which == "ours" else None)
+    attrs = list(attributes or _available(src, layout))
+    if not attrs: raise SpbiasError(f"no attribute of the layout has all its files in {src}.", "check templates/ and terms/ there.")
+    return src, layout, attrs
+
 def main(argv:list[str]|None=None)->int:
     "`spbias templates czarnowska|ours`: write a bias set TSV."
     ap = argparse.ArgumentParser(prog="spbias templates", description="Generate a bias test set from templates and lexicons.")
@@ -251,15 +265,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--out", type=Path, required=True, help="output TSV")
     ap.add_argument("--attributes", help="comma-separated, e.g. age,sexuality (default: all available)")
     a = ap.parse_args(argv)
-    if a.which == "czarnowska":
-        src = a.source or (shared_data_dir(required=True)/"czarnowska")
-        layout = load_layout(src)
-    else:
-        src = a.source or (project_data_dir()/"templates")
-        layout = load_layout(src, ours_layout())
-    if not Path(src).is_dir(): raise SpbiasError(f"templates folder {src} not found.", "pass --source DIR.")
-    attrs = [s.strip() for s in a.attributes.split(",")] if a.attributes else _available(Path(src), layout)
-    if not attrs: raise SpbiasError(f"no attribute of the layout has all its files in {src}.", "check templates/ and terms/ there.")
+    src, layout, attrs = bias_source(a.which, a.source, [s.strip() for s in a.attributes.split(",")] if a.attributes else None)
     df = generate(src, attrs, layout); save_bias_set(df, a.out)
     print(f"wrote {len(df)} sentences ({', '.join(f'{k} {v}' for k, v in df.groupby('category', sort=False).size().items())}) to {a.out}")
     return 0
