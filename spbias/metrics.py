@@ -13,7 +13,7 @@ from .data import LABEL_NAMES
 # %% auto #0
 __all__ = ['BASE_COLUMNS', 'OPTIONAL_COLUMNS', 'CLASS_NAMES', 'METRICS', 'KEYS', 'PAPERS_SELECTION', 'GAP_COLUMNS',
            'load_predictions', 'confusion', 'rates', 'group_metrics', 'select_groups', 'run_gaps', 'top_runs',
-           'summarise', 'gap_table', 'table2', 'table2_wide', 'main_gaps', 'main_table2']
+           'summarise', 'per_run_gaps', 'gap_table', 'table2', 'table2_wide', 'main_gaps', 'main_table2']
 
 # %% ../nbs/22_metrics.ipynb #adfa8fe4
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
@@ -154,12 +154,16 @@ def summarise(gaps:pd.DataFrame, # per-run gaps (run_gaps)
     out["significance"] = np.select([out.ci_low > 0, out.ci_high < 0], [1, -1], 0)
     return out[GAP_COLUMNS + ["value_mean"]]
 
+def per_run_gaps(preds:pd.DataFrame, # predictions (load_predictions)
+                 top_k:int|None=5, centroid:str="mean", select:dict|str|None=None, metrics:list[str]=METRICS)->pd.DataFrame:
+    "Predictions → per-run gaps (`run_gaps`) of the top-k runs' selected groups."
+    return run_gaps(select_groups(group_metrics(top_runs(preds, top_k)), select), centroid, metrics)
+
 def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
               top_k:int|None=5, centroid:str="mean", select:dict|str|None=None, ci:str="normal",
               metrics:list[str]=METRICS)->pd.DataFrame:
     "Predictions → gap table: top-k runs, per-run group metrics, gaps to the centroid, summary across runs."
-    gm = select_groups(group_metrics(top_runs(preds, top_k)), select)
-    return summarise(run_gaps(gm, centroid, metrics), ci)
+    return summarise(per_run_gaps(preds, top_k, centroid, select, metrics), ci)
 
 # %% ../nbs/22_metrics.ipynb #55fd638d
 def table2(gaps:pd.DataFrame, # gap table (gap_table or a gaps CSV)
@@ -188,8 +192,7 @@ def main_gaps(argv:list[str]|None=None)->int:
     ap.add_argument("--per-run", type=Path, help="also write the per-run gaps to this CSV")
     a = ap.parse_args(argv)
     preds = load_predictions(a.predictions)
-    gm = select_groups(group_metrics(top_runs(preds, a.top_k)), a.select)
-    per_run = run_gaps(gm, a.centroid)
+    per_run = per_run_gaps(preds, a.top_k, a.centroid, a.select)
     if a.per_run: atomic_write_text(a.per_run, per_run.to_csv(index=False))
     gt = summarise(per_run, a.ci)
     atomic_write_text(a.out, gt.to_csv(index=False))
