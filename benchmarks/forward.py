@@ -67,6 +67,23 @@ def make_batch(tok, B:int, T:int):
         ids[b, :len(row)], mask[b, :len(row)] = row[:T], 1
     return ids, mask
 
+def gemm_rates(cfg, M:int=512, repeats:int=10)->dict:
+    "GFLOP/s of the model's matrix products alone ([M, in] @ [in, out], float32): XLA (jit) vs torch vs numpy's BLAS."
+    D, F, V, Q, KV = cfg.d_model, cfg.d_ff, cfg.vocab_size, cfg.n_heads * cfg.head_dim, cfg.n_kv_heads * cfg.head_dim
+    out = {}
+    for name, (k, n) in dict(q_o=(D, Q), k_v=(D, KV), gate_up=(D, F), down=(F, D), head=(D, V)).items():
+        a, w = np.random.default_rng(0).standard_normal((M, k), np.float32), np.random.default_rng(1).standard_normal((k, n), np.float32)
+        ja, jw, ta, tw = jnp.asarray(a), jnp.asarray(w), torch.from_numpy(a), torch.from_numpy(w)
+        mm = jax.jit(jnp.matmul)
+        fns = {"xla": lambda: mm(ja, jw).block_until_ready(), "torch": lambda: torch.matmul(ta, tw), "numpy": lambda: a @ w}
+        ts = {key: [] for key in fns}
+        for key, f in fns.items():  # a block per library: one's spinning worker threads must not slow another's calls
+            time.sleep(0.5); f(); f()
+            for _ in range(repeats):
+                t0 = time.perf_counter(); f(); ts[key].append(time.perf_counter() - t0)
+        out[f"{name} [{M},{k}]x[{k},{n}]"] = {key: 2 * M * k * n / float(np.median(v)) / 1e9 for key, v in ts.items()}
+    return out
+
 def child():
     "One run at one thread count: prints a JSON line with its results."
     ours, ref, tok = build_models()
@@ -100,10 +117,12 @@ def child():
         rows.append(row)
         print(f"B={B:>3} T={T}: ours {row['tokens_per_s']['spbias_jax']:8.1f} tok/s, torch {row['tokens_per_s']['transformers_torch']:8.1f} tok/s, "
               f"ratio {row['ratio_ours_over_torch']:.2f}, max |logit diff| {diff:.1e}", flush=True)
+    gemm = gemm_rates(ours.cfg, M=512)
+    for k, v in gemm.items(): print(f"GEMM {k}: " + ", ".join(f"{n} {g:.0f}" for n, g in v.items()) + " GFLOP/s", flush=True)
     total = {k: sum(r["padded_tokens"] for r in rows) / sum(r["seconds_median"][k] for r in rows) for k in ("spbias_jax", "transformers_torch")}
     run = dict(threads=N, cores=sorted(os.sched_getaffinity(0)), xla_flags=os.environ.get("XLA_FLAGS", ""), torch_threads=torch.get_num_threads(),
                versions=dict(jax=jax.__version__, torch=torch.__version__, transformers=tf.__version__),
-               batches=rows, overall_tokens_per_s=total, overall_ratio_ours_over_torch=total["spbias_jax"] / total["transformers_torch"],
+               batches=rows, gemm_gflops=gemm, overall_tokens_per_s=total, overall_ratio_ours_over_torch=total["spbias_jax"] / total["transformers_torch"],
                load_average_at_end=os.getloadavg())
     print(f"threads={N} overall: ours {total['spbias_jax']:.1f} tok/s, torch {total['transformers_torch']:.1f} tok/s, "
           f"ratio {run['overall_ratio_ours_over_torch']:.2f} (target 1.2)", flush=True)
@@ -126,7 +145,8 @@ def main():
         settings=dict(repeats_per_block=args.repeats, warmup_calls="2, then 1 untimed call before each block",
                       timing="median of 2 x repeats calls, in blocks per framework, block order ours-torch then torch-ours",
                       ours="jax.jit of the whole forward (nnx.split state as an argument)", torch="torch.inference_mode, eager",
-                      tokens_counted="padded tokens B*T (both process the same padded batch)"),
+                      tokens_counted="padded tokens B*T (both process the same padded batch)",
+                      gemm_gflops="each matrix product of the model alone at M=512 rows, median of 10 calls in a block per library (XLA, torch, numpy's BLAS)"),
         runs=runs, target_ratio=1.2,
         ratio_ours_over_torch={str(r["threads"]): r["overall_ratio_ours_over_torch"] for r in runs},
     )

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np, pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT/"benchmarks"))  # work.py
 
 
 def apes_examples(n:int)->tuple[str, pd.DataFrame]:
@@ -69,6 +70,35 @@ def race(fns:dict, repeats:int, warmups:dict|None=None)->dict:
     return {k: (warm[k], best[k]) for k in fns}
 
 
+def hf_work(cfg, tok, texts:list[str], batch_size:int, logits_to_keep:int|None=None)->int:
+    "Multiply-accumulates of `hf_last_logits` on `texts` (benchmarks/work.py)."
+    from work import forward_macs
+    macs = 0
+    for i in range(0, len(texts), batch_size):
+        B, T = tok(texts[i:i + batch_size], return_tensors="np", padding=True)["input_ids"].shape
+        macs += forward_macs(cfg, B * T, B * T * T, B * T if logits_to_keep is None else B)
+    return macs
+
+
+class WorkCounter:
+    "Counts the multiply-accumulates of the batches spbias' probes score (wraps `spbias.prompt.score_batches`)."
+    def __init__(self, cfg, prefix_tokens:int, full_vocab:bool):
+        import spbias.prompt as sp
+        self.cfg, self.P, self.full, self.sp, self.orig, self.macs = cfg, prefix_tokens, full_vocab, sp, sp.score_batches, 0
+    def __enter__(self):
+        from work import forward_macs
+        def counted(*args, **kw):
+            batches = self.orig(*args, **kw)
+            for slots, tok, _, _ in batches:
+                R, T = tok.shape
+                self.macs += forward_macs(self.cfg, R * T, R * T * (T + self.P), int((slots >= 0).sum()) if self.full else 0)
+            self.macs += forward_macs(self.cfg, self.P, self.P * self.P, 0)  # the shared prefix, once
+            return batches
+        self.sp.score_batches = counted
+        return self
+    def __exit__(self, *exc): self.sp.score_batches = self.orig
+
+
 def hf_last_logits(model, tok, texts:list[str], token_ids:list[int], batch_size:int, log_probs:bool, logits_to_keep:int|None=None):
     "The transformers recipe: data order, per-batch left padding, last position's scores [N, K]."
     import torch
@@ -99,6 +129,7 @@ def main(argv=None)->int:
     from spbias.checkpoint import load_model, label_token_ids
     from spbias.probe import probe_local, yes_no_token_ids, split_prompt, statements, DEFAULT_PROMPT
     from spbias.data import LABEL_NAMES
+    from work import summary
     n_threads = os.cpu_count() or 1
     torch.set_num_threads(n_threads)
 
@@ -129,13 +160,17 @@ def main(argv=None)->int:
     (warm, t), (_, ht), (_, ht_keep) = r["ours"], r["hf"], r["hf_keep"]
     p_hf = np.exp(hfr["lp"].astype(np.float64)); py, pn = p_hf[:, :len(yes)].sum(1), p_hf[:, len(yes):].sum(1)
     lens = [len(x) for x in hf_tok(texts)["input_ids"]]
+    head, _ = split_prompt(DEFAULT_PROMPT, "statement")
+    with WorkCounter(cfg, len(tok(head)["input_ids"]), True) as wc: probe_local(model, tok, ex, DEFAULT_PROMPT, batch_size=a.batch_size)
+    work = summary(wc.macs, hf_work(cfg, hf_tok, texts, a.batch_size), ht / t) | dict(
+        vs_logits_to_keep_1=summary(wc.macs, hf_work(cfg, hf_tok, texts, a.batch_size, 1), ht_keep / t))
     res["apes"] = {"examples": source, "prompt": DEFAULT_PROMPT, "n_examples": len(ex), "mean_tokens": float(np.mean(lens)), "max_tokens": int(np.max(lens)),
                    "spbias_examples_per_s": len(ex) / t, "spbias_first_pass_s": warm,
                    "transformers_examples_per_s": len(ex) / ht,
                    "transformers_logits_to_keep_1_examples_per_s": len(ex) / ht_keep,
                    "speedup": ht / t, "speedup_vs_logits_to_keep_1": ht_keep / t,
                    "agreement": float((np.where(py >= pn, "Yes", "No") == ours["p"].prediction.to_numpy()).mean()),
-                   "max_abs_diff_p_yes": float(np.abs(py - ours["p"].p_yes.to_numpy()).max())}
+                   "max_abs_diff_p_yes": float(np.abs(py - ours["p"].p_yes.to_numpy()).max()), "work": work}
     print(json.dumps(res["apes"], indent=1))
 
     # --- k-shot sentiment: argmax over the 3 label-token logits behind instruction + k demonstrations
@@ -154,13 +189,16 @@ def main(argv=None)->int:
     (warm, t), (_, ht), (_, ht_keep) = r["ours"], r["hf"], r["hf_keep"]
     head, _ = split_prompt(prompt, "text")
     klens = [len(x) for x in hf_tok(kt)["input_ids"]]
+    with WorkCounter(cfg, len(tok(head)["input_ids"]), False) as wc: manual_scores(model, tok, list(test.text), prompt, label_ids, a.batch_size)
+    work = summary(wc.macs, hf_work(cfg, hf_tok, kt, a.batch_size), ht / t) | dict(
+        vs_logits_to_keep_1=summary(wc.macs, hf_work(cfg, hf_tok, kt, a.batch_size, 1), ht_keep / t))
     res["kshot"] = {"dataset": dname, "split": "test (first n sentences)", "wording": "classify", "shots": a.shots, "n_sentences": len(test), "shared_prefix_tokens": len(tok(head)["input_ids"]),
                     "mean_tokens": float(np.mean(klens)), "spbias_sentences_per_s": len(test) / t, "spbias_first_pass_s": warm,
                     "transformers_sentences_per_s": len(test) / ht,
                     "transformers_logits_to_keep_1_sentences_per_s": len(test) / ht_keep,
                     "speedup": ht / t, "speedup_vs_logits_to_keep_1": ht_keep / t,
                     "agreement": float((mo["s"].argmax(-1) == mh["s"].argmax(-1)).mean()),
-                    "max_abs_diff_logit": float(np.abs(mo["s"] - mh["s"]).max())}
+                    "max_abs_diff_logit": float(np.abs(mo["s"] - mh["s"]).max()), "work": work}
     print(json.dumps(res["kshot"], indent=1))
     res["target"] = "speedup >= 3 on both"
     atomic_write_json(a.out, res)

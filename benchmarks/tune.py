@@ -16,7 +16,7 @@ from pathlib import Path
 
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT/"benchmarks"))
 RESULTS = ROOT/"benchmarks"/"results"/"tune.json"
 
 import numpy as np
@@ -84,6 +84,7 @@ def spbias_speed(model_t, ids, labels, seeds:list[int], steps:int, batch_size:in
     from spbias.prompt import PromptConfig, prompt_base
     from spbias.tune import TuneConfig, make_optimizer, make_train_step, make_batcher, train_batch
     from spbias.checkpoint import label_token_ids
+    from work import train_macs
     model, tok, mcfg = model_t
     cfg = TuneConfig(seeds=seeds, lr=1e-2, batch_size=batch_size, buckets=tuple(buckets), packing=packing)
     tx = make_optimizer(cfg); gd, params = nnx.split(model)
@@ -98,29 +99,32 @@ def spbias_speed(model_t, ids, labels, seeds:list[int], steps:int, batch_size:in
         tk, m, e, slots = batches[k]
         y, w = np.where(slots >= 0, labels[np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
         deltas, st, l, _ = step_fn(params, deltas, st, bases, tk, m, e, y, w, act, lab)
-        return l, int((slots >= 0).sum()), int((m > 0).sum()), m.size
+        S, R, T = m.shape; P = cfg.n_tokens
+        macs = train_macs(mcfg, S * R * T, S * R * T * (T + P), int((slots >= 0).sum())) + train_macs(mcfg, S * P, S * P * P, 0)  # rows + prompt prefix
+        return l, int((slots >= 0).sum()), int((m > 0).sum()), m.size, macs
     # warm-up: compile every shape the timed steps use, once
     seen, t0 = set(), time.time()
     for k, b in batches.items():
         if b[0].shape not in seen: seen.add(b[0].shape); run(k)[0].block_until_ready()
     compile_s = time.time() - t0
-    t0, n, real, padded = time.time(), 0, 0, 0
+    t0, n, real, padded, macs = time.time(), 0, 0, 0, 0
     for k in batches:
-        l, c, r, p = run(k); n += c; real += r; padded += p
+        l, c, r, p, w = run(k); n += c; real += r; padded += p; macs += w
     l.block_until_ready()
     dt = time.time() - t0
     return dict(examples=n, seconds=dt, examples_per_s=n / dt, steps=steps, seed_steps_per_s=steps * len(seeds) / dt,
                 warmup_compile_s=compile_s, shapes=sorted(map(list, seen)), packing=packing,
-                text_tokens=real, computed_tokens=padded, token_fill=real / padded)
+                text_tokens=real, computed_tokens=padded, token_fill=real / padded, macs=macs)
 
 
-def peft_speed(texts, labels, steps:int, batch_size:int, seed:int=0):
+def peft_speed(texts, labels, steps:int, batch_size:int, cfg, seed:int=0):
     "Train examples/s of HF PEFT prompt tuning (8 virtual tokens) with torch AdamW, the usual recipe."
     import torch, transformers as tf
     from peft import PromptTuningConfig, PromptTuningInit, TaskType, get_peft_model
     from spbias.core import smollm2_gguf_path
     from spbias.data import LABEL_NAMES
     from spbias.checkpoint import label_token_ids, load_tokenizer
+    from work import train_macs
     torch.manual_seed(seed)
     g = smollm2_gguf_path()
     tok = load_tokenizer(g)
@@ -142,15 +146,19 @@ def peft_speed(texts, labels, steps:int, batch_size:int, seed:int=0):
         logits = out.logits[torch.arange(len(idx)), last]  # [B, V]
         loss = torch.nn.functional.cross_entropy(logits, lab[torch.as_tensor(labels[idx])])
         opt.zero_grad(); loss.backward(); opt.step()
-        return len(idx)
+        return len(idx), b["input_ids"].shape[1] + 8  # rows, row length with the virtual tokens
     for k in range(2): step(k)  # warm-up
-    t0, n = time.time(), 0
-    for k in range(steps): n += step(2 + k)
+    t0, n, tokens, macs = time.time(), 0, 0, 0
+    for k in range(steps):
+        B, T = step(2 + k); n += B; tokens += B * T
+        macs += train_macs(cfg, B * T, B * T * T, B * T)  # full logits at every position, as the model computes them
     dt = time.time() - t0
-    return dict(examples=n, seconds=dt, examples_per_s=n / dt, steps=steps, torch_threads=torch.get_num_threads())
+    return dict(examples=n, seconds=dt, examples_per_s=n / dt, steps=steps, torch_threads=torch.get_num_threads(),
+                computed_tokens=tokens, macs=macs)
 
 
 def speed(a):
+    from work import summary
     from spbias.data import load_sentiment, encode_texts
     from spbias.checkpoint import load_model
     enable_compile_cache()
@@ -160,7 +168,7 @@ def speed(a):
     labels = train.label.to_numpy()
     res = dict(model="SmolLM2-135M-Instruct (float32)", data="SST-5 train (8544 sentences, 3-class)", batch_size=a.batch_size,
                n_tokens=8, machine=machine_info())
-    res["peft"] = peft_speed(train.text.tolist(), labels, a.peft_steps, a.batch_size)
+    res["peft"] = peft_speed(train.text.tolist(), labels, a.peft_steps, a.batch_size, model_t[2])
     print("peft", res["peft"], flush=True)
     res["spbias_1_seed"] = spbias_speed(model_t, ids, labels, [1001], a.steps, a.batch_size, a.buckets)
     print("spbias 1 seed", res["spbias_1_seed"], flush=True)
@@ -169,6 +177,11 @@ def speed(a):
     res["speedup_vs_peft"] = res["spbias_1_seed"]["examples_per_s"] / res["peft"]["examples_per_s"]
     res["target_speedup_vs_peft"] = 2.5
     res["target_met"] = res["speedup_vs_peft"] >= 2.5
+    # per example: the work ratio is the speed-up both would reach at the same multiply-accumulates per second
+    ours_per_ex, peft_per_ex = (res[k]["macs"] / res[k]["examples"] for k in ("spbias_1_seed", "peft"))
+    res["work"] = summary(ours_per_ex, peft_per_ex, res["speedup_vs_peft"]) | dict(
+        unit="multiply-accumulates per training example (benchmarks/work.py)",
+        spbias_macs_per_s=res["spbias_1_seed"]["macs"] / res["spbias_1_seed"]["seconds"], peft_macs_per_s=res["peft"]["macs"] / res["peft"]["seconds"])
     if a.many_seeds:
         seeds = list(range(1001, 1001 + a.many_seeds))
         res[f"spbias_{a.many_seeds}_seeds_together"] = m = spbias_speed(model_t, ids, labels, seeds, a.many_steps, a.batch_size, a.buckets)
