@@ -87,7 +87,7 @@ def next_token_scores(model, # a spbias model (`build_model` / `load_model`)
     from tqdm.auto import tqdm
     score, ids = _score_fn(), jnp.asarray(np.asarray(token_ids, np.int32))
     out = np.zeros((len(rows), len(token_ids)), np.float32)
-    batches = score_batches([np.asarray(r) for r in rows], batch_size, pad_id=pad_id, max_segments=32)
+    batches = score_batches([np.asarray(r) for r in rows], batch_size, pad_id=pad_id, least=128, max_segments=32)  # long rows: fewer tree restarts, less row-end slack
     for slots, tok, layout, ends in tqdm(batches, desc="scoring", unit="batch", disable=not progress):
         got = np.asarray(score(model, prefix, tok, layout, ends, ids)[int(log_probs)])
         real = slots >= 0
