@@ -6,7 +6,7 @@
 from __future__ import annotations
 import sys, importlib, argparse
 import spbias
-from .core import SpbiasError
+from .core import SpbiasError, enable_compile_cache
 
 # %% auto #0
 __all__ = ['COMMANDS', 'main']
@@ -26,6 +26,8 @@ COMMANDS = {  # name: (module:function, one-line help)
     "demo":           ("spbias.demo:main", "the offline demo: SmolLM2, demo set, 3 seeds, our templates, figures"),
     "docs-check":     ("spbias.demo:main_docs_check", "offline docs check: nbdev processors, HTML render, page contents"),
 }
+
+_COMPILES = {"info", "next-token", "tune", "predict", "apes", "predict-manual"}  # commands that run a model (JAX compiles)
 
 def _usage()->str:
     w = max(map(len, COMMANDS))
@@ -50,6 +52,7 @@ def main(argv:list[str]|None=None # arguments after the program name (default: s
     try: func = getattr(importlib.import_module(modname), fn)
     except (ImportError, AttributeError) as e:
         print(f"spbias: command {name!r} is not available in this install ({e}).", file=sys.stderr); return 2
+    if name in _COMPILES: enable_compile_cache()
     try: return int(func(argv[1:]) or 0)
     except SpbiasError as e:
         print(f"spbias {name}: error: {e}", file=sys.stderr); return 2

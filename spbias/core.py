@@ -10,7 +10,8 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['SpbiasError', 'repo_root', 'shared_data_dir', 'project_data_dir', 'smollm2_gguf_path', 'atomic_write_bytes',
-           'atomic_write_text', 'atomic_write_json', 'atomic_savez', 'append_jsonl', 'parse_seeds']
+           'atomic_write_text', 'atomic_write_json', 'atomic_savez', 'append_jsonl', 'enable_compile_cache',
+           'parse_seeds']
 
 # %% ../nbs/00_core.ipynb #8ce2507a
 class SpbiasError(ValueError):
@@ -105,6 +106,24 @@ def append_jsonl(path:str|Path, record:dict)->None:
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a", encoding="utf-8") as f:
         f.write(json.dumps(record, default=_json_default) + "\n"); f.flush(); os.fsync(f.fileno())
+
+# %% ../nbs/00_core.ipynb #878c6599
+def enable_compile_cache(path:str|Path|None=None, # cache folder (default: $SPBIAS_JAX_CACHE, else ~/.cache/spbias/jax)
+                         min_compile_s:float=1.0 # cache only programs that took at least this long to compile
+                        )->Path|None:
+    "Turn on JAX's persistent compilation cache; the folder used, or None when off (SPBIAS_JAX_CACHE=off) or already set by the user."
+    import jax, warnings
+    spec = str(path) if path is not None else os.environ.get("SPBIAS_JAX_CACHE", "")
+    if spec.strip().lower() in ("off", "0", "none", "false"): return None
+    if path is None and jax.config.jax_compilation_cache_dir: return None  # the user's own setting wins
+    folder = Path(spec).expanduser() if spec.strip() else Path.home()/".cache"/"spbias"/"jax"
+    try: folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        warnings.warn(f"JAX compilation cache not enabled: cannot create {folder} ({e}). Fix: set SPBIAS_JAX_CACHE to a writable folder, or to off.")
+        return None
+    jax.config.update("jax_compilation_cache_dir", str(folder))
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", float(min_compile_s))
+    return folder
 
 # %% ../nbs/00_core.ipynb #b1f87425
 def parse_seeds(spec:str|int|list # e.g. "1001-1015", "1,2,5-7", 7 or [1, 2]

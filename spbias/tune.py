@@ -11,7 +11,7 @@ import numpy as np, jax, jax.numpy as jnp, optax
 from flax import nnx
 from tqdm.auto import tqdm
 import spbias
-from .core import SpbiasError, parse_seeds, atomic_write_json, atomic_write_text, atomic_savez, append_jsonl
+from .core import SpbiasError, parse_seeds, atomic_write_json, atomic_write_text, atomic_savez, append_jsonl, enable_compile_cache
 from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher, PackedBatcher,
                          row_length, pad_packed)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
@@ -238,6 +238,7 @@ def tune(cfg:TuneConfig, # the run
          progress:bool=True)->Path:
     "Tune one soft prompt per seed; write and return the run folder."
     from spbias.checkpoint import label_token_ids
+    enable_compile_cache()  # a later run (the next papermill notebook) loads the compiled steps instead of compiling them again
     (model, tokenizer, mcfg), table = _load(cfg, model, table)
     out, seeds, S = Path(cfg.out), list(cfg.seeds), len(cfg.seeds)
     record = dict(run=cfg.identity(), spbias_version=spbias.__version__, model_fingerprint=weights_fingerprint(model, mcfg),
