@@ -81,9 +81,9 @@ def main():
     p.add_argument("--n", type=int, default=1024, help="sentences in the sample")
     p.add_argument("--batch-size", type=int, default=64)
     a = p.parse_args()
-    from tune import machine_info, enable_compile_cache
+    from tune import machine_info
     from spbias.checkpoint import load_model
-    from spbias.core import atomic_write_json
+    from spbias.core import atomic_write_json, enable_compile_cache
     enable_compile_cache()
     texts = bias_sentences(a.n)
     model_t = load_model("smollm2")

@@ -38,12 +38,6 @@ def merge_results(key:str, value:dict):
     print(json.dumps({key: value}, indent=2))
 
 
-def enable_compile_cache():
-    import jax
-    jax.config.update("jax_compilation_cache_dir", str(Path(os.environ.get("SPBIAS_JAX_CACHE", "/tmp/spbias-jax-cache"))))
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 1.0)
-
-
 # ---------------------------------------------------------------------------------------------- real run
 def real_run(a):
     "A short real run: SmolLM2-135M, 8 BOS-initialised tokens, SST-5 (3-class) from the shared data."
@@ -51,8 +45,7 @@ def real_run(a):
     from spbias.data import load_sentiment
     from spbias.tune import TuneConfig, tune, read_summaries
     from spbias.checkpoint import load_model
-    enable_compile_cache()
-    t0 = time.time()
+    t0 = time.time()  # tune() turns on spbias' compilation cache
     model = load_model("smollm2")
     table = load_sentiment("sst5")
     test = table[table.split == "test"]
@@ -159,6 +152,7 @@ def peft_speed(texts, labels, steps:int, batch_size:int, cfg, seed:int=0):
 
 def speed(a):
     from work import summary
+    from spbias.core import enable_compile_cache
     from spbias.data import load_sentiment, encode_texts
     from spbias.checkpoint import load_model
     enable_compile_cache()
