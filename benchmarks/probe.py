@@ -81,18 +81,19 @@ def hf_work(cfg, tok, texts:list[str], batch_size:int, logits_to_keep:int|None=N
 
 
 class WorkCounter:
-    "Counts the multiply-accumulates of the batches spbias' probes score (wraps `spbias.prompt.score_batches`)."
+    "Multiply-accumulates of the batches spbias' probes score, one entry per scoring pass (wraps `spbias.prompt.score_batches`)."
     def __init__(self, cfg, prefix_tokens:int, full_vocab:bool):
         import spbias.prompt as sp
-        self.cfg, self.P, self.full, self.sp, self.orig, self.macs = cfg, prefix_tokens, full_vocab, sp, sp.score_batches, 0
+        self.cfg, self.P, self.full, self.sp, self.orig, self.passes = cfg, prefix_tokens, full_vocab, sp, sp.score_batches, []
     def __enter__(self):
         from work import forward_macs
         def counted(*args, **kw):
             batches = self.orig(*args, **kw)
+            macs = forward_macs(self.cfg, self.P, self.P * self.P, 0)  # the shared prefix, once
             for slots, tok, _, _ in batches:
                 R, T = tok.shape
-                self.macs += forward_macs(self.cfg, R * T, R * T * (T + self.P), int((slots >= 0).sum()) if self.full else 0)
-            self.macs += forward_macs(self.cfg, self.P, self.P * self.P, 0)  # the shared prefix, once
+                macs += forward_macs(self.cfg, R * T, R * T * (T + self.P), int((slots >= 0).sum()) if self.full else 0)
+            self.passes.append(macs)
             return batches
         self.sp.score_batches = counted
         return self
@@ -153,17 +154,17 @@ def main(argv=None)->int:
     yes, no = yes_no_token_ids(tok)
     texts = [DEFAULT_PROMPT.replace("{statement}", s) for s in statements(ex)]
     ours, hfr = {}, {}
-    r = race({"ours": lambda: ours.__setitem__("p", probe_local(model, tok, ex, DEFAULT_PROMPT, batch_size=a.batch_size)),
-              "hf": lambda: hfr.__setitem__("lp", hf_last_logits(hf, hf_tok, texts, yes + no, a.batch_size, True)),
-              "hf_keep": lambda: hf_last_logits(hf, hf_tok, texts, yes + no, a.batch_size, True, logits_to_keep=1)}, a.repeats,
-             {k: (lambda k=k: hf_last_logits(hf, hf_tok, texts[:4], yes + no, 4, True)) for k in ("hf", "hf_keep")})
+    head, _ = split_prompt(DEFAULT_PROMPT, "statement")
+    with WorkCounter(cfg, len(tok(head)["input_ids"]), True) as wc:  # counts ours' batches while they are timed
+        r = race({"ours": lambda: ours.__setitem__("p", probe_local(model, tok, ex, DEFAULT_PROMPT, batch_size=a.batch_size)),
+                  "hf": lambda: hfr.__setitem__("lp", hf_last_logits(hf, hf_tok, texts, yes + no, a.batch_size, True)),
+                  "hf_keep": lambda: hf_last_logits(hf, hf_tok, texts, yes + no, a.batch_size, True, logits_to_keep=1)}, a.repeats,
+                 {k: (lambda k=k: hf_last_logits(hf, hf_tok, texts[:4], yes + no, 4, True)) for k in ("hf", "hf_keep")})
     (warm, t), (_, ht), (_, ht_keep) = r["ours"], r["hf"], r["hf_keep"]
     p_hf = np.exp(hfr["lp"].astype(np.float64)); py, pn = p_hf[:, :len(yes)].sum(1), p_hf[:, len(yes):].sum(1)
     lens = [len(x) for x in hf_tok(texts)["input_ids"]]
-    head, _ = split_prompt(DEFAULT_PROMPT, "statement")
-    with WorkCounter(cfg, len(tok(head)["input_ids"]), True) as wc: probe_local(model, tok, ex, DEFAULT_PROMPT, batch_size=a.batch_size)
-    work = summary(wc.macs, hf_work(cfg, hf_tok, texts, a.batch_size), ht / t) | dict(
-        vs_logits_to_keep_1=summary(wc.macs, hf_work(cfg, hf_tok, texts, a.batch_size, 1), ht_keep / t))
+    work = summary(wc.passes[-1], hf_work(cfg, hf_tok, texts, a.batch_size), ht / t) | dict(
+        vs_logits_to_keep_1=summary(wc.passes[-1], hf_work(cfg, hf_tok, texts, a.batch_size, 1), ht_keep / t))
     res["apes"] = {"examples": source, "prompt": DEFAULT_PROMPT, "n_examples": len(ex), "mean_tokens": float(np.mean(lens)), "max_tokens": int(np.max(lens)),
                    "spbias_examples_per_s": len(ex) / t, "spbias_first_pass_s": warm,
                    "transformers_examples_per_s": len(ex) / ht,
@@ -182,16 +183,16 @@ def main(argv=None)->int:
     prompt = build_prompt(WORDINGS["classify"], draw_demos(train, a.shots, seed=0))
     kt = [prompt.replace("{text}", s) for s in test.text]
     mo, mh = {}, {}
-    r = race({"ours": lambda: mo.__setitem__("s", manual_scores(model, tok, list(test.text), prompt, label_ids, a.batch_size)),
-              "hf": lambda: mh.__setitem__("s", hf_last_logits(hf, hf_tok, kt, label_ids, a.batch_size, False)),
-              "hf_keep": lambda: hf_last_logits(hf, hf_tok, kt, label_ids, a.batch_size, False, logits_to_keep=1)}, a.repeats,
-             {k: (lambda k=k: hf_last_logits(hf, hf_tok, kt[:4], label_ids, 4, False)) for k in ("hf", "hf_keep")})
-    (warm, t), (_, ht), (_, ht_keep) = r["ours"], r["hf"], r["hf_keep"]
     head, _ = split_prompt(prompt, "text")
+    with WorkCounter(cfg, len(tok(head)["input_ids"]), False) as wc:
+        r = race({"ours": lambda: mo.__setitem__("s", manual_scores(model, tok, list(test.text), prompt, label_ids, a.batch_size)),
+                  "hf": lambda: mh.__setitem__("s", hf_last_logits(hf, hf_tok, kt, label_ids, a.batch_size, False)),
+                  "hf_keep": lambda: hf_last_logits(hf, hf_tok, kt, label_ids, a.batch_size, False, logits_to_keep=1)}, a.repeats,
+                 {k: (lambda k=k: hf_last_logits(hf, hf_tok, kt[:4], label_ids, 4, False)) for k in ("hf", "hf_keep")})
+    (warm, t), (_, ht), (_, ht_keep) = r["ours"], r["hf"], r["hf_keep"]
     klens = [len(x) for x in hf_tok(kt)["input_ids"]]
-    with WorkCounter(cfg, len(tok(head)["input_ids"]), False) as wc: manual_scores(model, tok, list(test.text), prompt, label_ids, a.batch_size)
-    work = summary(wc.macs, hf_work(cfg, hf_tok, kt, a.batch_size), ht / t) | dict(
-        vs_logits_to_keep_1=summary(wc.macs, hf_work(cfg, hf_tok, kt, a.batch_size, 1), ht_keep / t))
+    work = summary(wc.passes[-1], hf_work(cfg, hf_tok, kt, a.batch_size), ht / t) | dict(
+        vs_logits_to_keep_1=summary(wc.passes[-1], hf_work(cfg, hf_tok, kt, a.batch_size, 1), ht_keep / t))
     res["kshot"] = {"dataset": dname, "split": "test (first n sentences)", "wording": "classify", "shots": a.shots, "n_sentences": len(test), "shared_prefix_tokens": len(tok(head)["input_ids"]),
                     "mean_tokens": float(np.mean(klens)), "spbias_sentences_per_s": len(test) / t, "spbias_first_pass_s": warm,
                     "transformers_sentences_per_s": len(test) / ht,
