@@ -125,15 +125,16 @@ def attend(q_bthd, k_bskd, v_bskd, allowed_bts, pk_pkd=None, pv_pkd=None):
     "Softmax attention (GQA-aware) of scaled queries over text keys and an optional shared prefix `[B,T,H*Dh]`."
     B, T, H, Dh = q_bthd.shape
     K = k_bskd.shape[2]
+    if pk_pkd is not None:  # every row sees the whole prefix: [prefix; text] keys, values and mask
+        P = pk_pkd.shape[0]
+        front = lambda a: jnp.broadcast_to(a[None].astype(k_bskd.dtype), (B, P, K, Dh))
+        k_bskd, v_bskd = jnp.concatenate([front(pk_pkd), k_bskd], 1), jnp.concatenate([front(pv_pkd), v_bskd], 1)
+        allowed_bts = jnp.concatenate([jnp.ones((B, T, P), bool), allowed_bts], 2)
     q = q_bthd.reshape(B, T, K, H // K, Dh)  # [B,T,K,G,Dh]
     s = jnp.einsum("btkgd,bskd->bkgts", q, k_bskd).astype(jnp.float32)
     s = jnp.where(allowed_bts[:, None, None], s, jnp.finfo(jnp.float32).min)  # [B,K,G,T,S]
-    P = 0 if pk_pkd is None else pk_pkd.shape[0]
-    if P: s = jnp.concatenate([jnp.einsum("btkgd,pkd->bkgtp", q, pk_pkd).astype(jnp.float32), s], -1)
     w = jax.nn.softmax(s, axis=-1).astype(q_bthd.dtype)
-    o = jnp.einsum("bkgts,bskd->btkgd", w[..., P:], v_bskd)
-    if P: o = o + jnp.einsum("bkgtp,pkd->btkgd", w[..., :P], pv_pkd)
-    return o.reshape(B, T, H * Dh)
+    return jnp.einsum("bkgts,bskd->btkgd", w, v_bskd).reshape(B, T, H * Dh)
 
 # %% ../nbs/02_layers.ipynb #c6c7954b
 def torch_name(path:tuple)->str:
