@@ -13,7 +13,7 @@ from .core import SpbiasError, shared_data_dir, project_data_dir
 # %% auto #0
 __all__ = ['SPLITS', 'LABEL_NAMES', 'DATASETS', 'COLLAPSE', 'LABEL_RANGE', 'DEFAULT_BUCKETS', 'collapse_labels', 'read_ptb_trees',
            'read_semeval_raw', 'load_sentiment', 'encode_texts', 'bucket_index', 'row_length', 'BucketBatcher',
-           'pack_rows', 'pad_packed', 'PackedBatcher', 'TreeRows', 'pack_tree']
+           'pack_rows', 'pad_packed', 'flatten_slots', 'PackedBatcher', 'TreeRows', 'pack_tree']
 
 # %% ../nbs/10_data.ipynb #5478a71f
 SPLITS = ("train", "validation", "test")
@@ -251,6 +251,25 @@ def pad_packed(token_ids:list[np.ndarray], # token ids of every text of the tabl
             tok[r, p:p + len(t)] = t; seg[r, p:p + len(t)] = j + 1; p += len(t); ends[r, j] = p - 1
     lead = np.shape(slots)[:-1]
     return tok.reshape(lead[:-1] + (lead[-1], length)), seg.reshape(lead[:-1] + (lead[-1], length)), ends.reshape(np.shape(slots))
+
+# %% ../nbs/10_data.ipynb #a1595c65
+def flatten_slots(slots:np.ndarray, # text indices [..., R, M], -1 for an empty slot
+                  ends:np.ndarray, # each slot's last position in its row [..., R, M]
+                  length:int, # tokens per row T
+                  n:int|None=None # slots to keep a batch (default: the most texts any batch holds)
+                 )->tuple[np.ndarray, np.ndarray]:
+    "Each batch's real slots in row order: text indices [..., n] (-1 after the last) and flat positions row·T + end [..., n] (0 there)."
+    slots, ends = np.asarray(slots), np.asarray(ends)
+    lead, (R, M) = slots.shape[:-2], slots.shape[-2:]
+    s2 = slots.reshape(-1, R * M); e2 = (np.arange(R)[:, None] * length + ends.reshape(-1, R, M)).reshape(-1, R * M)
+    real = s2 >= 0
+    most = int(real.sum(1).max()) if len(s2) else 0
+    n = max(most, 1) if n is None else int(n)
+    if most > n: raise ValueError(f"a batch holds {most} texts, more than the {n} slots asked for")
+    idx, pos = np.full((len(s2), n), -1, np.int64), np.zeros((len(s2), n), np.int32)
+    for b in range(len(s2)):
+        k = int(real[b].sum()); idx[b, :k] = s2[b][real[b]]; pos[b, :k] = e2[b][real[b]]
+    return idx.reshape(lead + (n,)), pos.reshape(lead + (n,))
 
 # %% ../nbs/10_data.ipynb #0aafb8bb
 class PackedBatcher:

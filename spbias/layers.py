@@ -194,9 +194,12 @@ class DecoderLM(nnx.Module):
         return jnp.einsum("...e,ek->...k", h_bte, self._out_weight(token_ids), preferred_element_type=jnp.float32)
 
     def last_logits(self, x_bte, mask_bt, token_ids=None, prefix:Prefix|None=None, ends_bm=None):
-        "Logits at each row's last real position `[B,V]` (or of `token_ids` only, `[B,K]`); with `ends_bm`, at those positions `[B,M,V]`."
+        "Logits at each row's last real position `[B,V]` (or of `token_ids` only, `[B,K]`); with `ends_bm` `[B,M]`, at those positions `[B,M,V]`; with 1-D `ends_bm` `[N]`, at those flat positions of the `B·T` tokens `[N,V]`."
         h = self.forward(x_bte, mask_bt, prefix)
-        return self.logits(gather_last(h, mask_bt) if ends_bm is None else gather_at(h, ends_bm), token_ids)
+        if ends_bm is None: h = gather_last(h, mask_bt)
+        elif jnp.ndim(ends_bm) == 1: h = h.reshape(-1, h.shape[-1])[jnp.asarray(ends_bm, jnp.int32)]  # flat row·T + position
+        else: h = gather_at(h, ends_bm)
+        return self.logits(h, token_ids)
 
     def _out_weight(self, token_ids=None):
         "The output projection `[E,V]` (tied embedding or `lm_head`), or its columns `token_ids` `[E,K]`."

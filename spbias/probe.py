@@ -56,10 +56,10 @@ def _score_fn():
         import jax, jax.numpy as jnp
         from flax import nnx
         @nnx.jit
-        def score(model, prefix, tokens_bt, layout, ends_bm, ids_k):
-            "Raw logits and full-vocabulary log-probabilities of tokens `ids_k` at each text's last token: ([B,M,K], [B,M,K])."
-            logits_bv = model.last_logits(model.embed(tokens_bt), layout, prefix=prefix, ends_bm=ends_bm).astype(jnp.float32)   # [B,M,V]
-            return jnp.take(logits_bv, ids_k, axis=-1), jnp.take(jax.nn.log_softmax(logits_bv, -1), ids_k, axis=-1)
+        def score(model, prefix, tokens_bt, layout, ends_n, ids_k):
+            "Raw logits and full-vocabulary log-probabilities of tokens `ids_k` at each text's last token (flat positions `ends_n`): ([N,K], [N,K])."
+            logits_nv = model.last_logits(model.embed(tokens_bt), layout, prefix=prefix, ends_bm=ends_n).astype(jnp.float32)   # [N,V]
+            return jnp.take(logits_nv, ids_k, axis=-1), jnp.take(jax.nn.log_softmax(logits_nv, -1), ids_k, axis=-1)
         _SCORE = score
     return _SCORE
 
@@ -84,14 +84,17 @@ def next_token_scores(model, # a spbias model (`build_model` / `load_model`)
                           "shorten the prompt, use fewer shots, or drop the longest texts.")
     prefix = model.prefix_cache(jnp.asarray(prefix_pe).astype(model.dtype)) if P else None
     from spbias.prompt import score_batches
+    from spbias.data import flatten_slots
     from tqdm.auto import tqdm
     score, ids = _score_fn(), jnp.asarray(np.asarray(token_ids, np.int32))
     out = np.zeros((len(rows), len(token_ids)), np.float32)
     batches = score_batches([np.asarray(r) for r in rows], batch_size, pad_id=pad_id, least=128, max_segments=32)  # long rows: fewer tree restarts, less row-end slack
+    n = max(int((b[0] >= 0).sum()) for b in batches)  # one slot count for every batch: one compiled shape
     for slots, tok, layout, ends in tqdm(batches, desc="scoring", unit="batch", disable=not progress):
-        got = np.asarray(score(model, prefix, tok, layout, ends, ids)[int(log_probs)])
-        real = slots >= 0
-        out[slots[real]] = got[real]
+        idx, pos = flatten_slots(slots, ends, tok.shape[-1], n)  # full-vocabulary logits at the texts' ends only
+        got = np.asarray(score(model, prefix, tok, layout, pos, ids)[int(log_probs)])
+        real = idx >= 0
+        out[idx[real]] = got[real]
     return out
 
 # %% ../nbs/30_probe.ipynb #4a7bd663

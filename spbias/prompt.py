@@ -10,7 +10,7 @@ import functools, math
 import numpy as np, jax, jax.numpy as jnp
 from flax import nnx
 from .core import SpbiasError
-from .data import DEFAULT_BUCKETS, bucket_index, row_length, pad_packed, pack_tree
+from .data import DEFAULT_BUCKETS, bucket_index, row_length, pad_packed, pack_tree, flatten_slots
 from .layers import Layout
 
 # %% auto #0
@@ -76,7 +76,7 @@ def _prefix(model, prompt_pe):
 def label_logits(model, prompt_pe, # the prompt [P, E]
                  tokens_bt, mask_bt, # right-padded token ids and mask (or packed segment ids) [B, T]
                  label_ids, # token ids of the label words [K]
-                 ends_bm=None # packed rows: the last position of each text [B, M]
+                 ends_bm=None # packed rows: the last position of each text [B, M], or flat positions row·T + end [N]
                 )->jax.Array:
     "Logits of the label words at each row's last real position, behind the prompt [B, K] (packed: [B, M, K])."
     return model.last_logits(model.embed(tokens_bt), mask_bt, token_ids=jnp.asarray(label_ids), prefix=_prefix(model, prompt_pe), ends_bm=ends_bm)
@@ -160,10 +160,11 @@ def score_texts(model, # a spbias.models model (frozen)
     graphdef, params = nnx.split(model)
     lab = jnp.asarray(label_ids)
     from tqdm.auto import tqdm
+    n = max((int((j[0] >= 0).sum()) for j in jobs), default=1)  # the same slot count for every batch: one shape
     for slots, tok, mask, ends in tqdm(jobs, desc="scoring", disable=not progress, mininterval=2):
-        s, l = _score_batch(graphdef, params, prompts, tok, mask, ends, lab, with_lse)
-        s, l = np.asarray(s).reshape(S, -1, K), np.asarray(l).reshape(S, -1)
-        flat = slots.reshape(-1); real = flat >= 0
-        scores[:, flat[real]], lse[:, flat[real]] = s[:, real], l[:, real]
+        idx, pos = flatten_slots(slots, ends, tok.shape[-1], n)  # the real slots only, as flat positions
+        s, l = _score_batch(graphdef, params, prompts, tok, mask, pos, lab, with_lse)
+        s, l, real = np.asarray(s), np.asarray(l), idx >= 0  # [S, n, K], [S, n], [n]
+        scores[:, idx[real]], lse[:, idx[real]] = s[:, real], l[:, real]
     if one: scores, lse = scores[0], lse[0]
     return scores, (lse if with_lse else None)

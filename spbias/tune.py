@@ -13,7 +13,7 @@ from tqdm.auto import tqdm
 import spbias
 from .core import SpbiasError, parse_seeds, atomic_write_json, atomic_write_text, atomic_savez, append_jsonl, enable_compile_cache
 from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher, PackedBatcher,
-                         row_length, pad_packed)
+                         row_length, pad_packed, flatten_slots)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 
 # %% auto #0
@@ -195,10 +195,12 @@ def make_batcher(cfg:TuneConfig, lengths)->PackedBatcher|BucketBatcher:
     return PackedBatcher(lengths, cfg.batch_size, row_length(lengths, cfg.buckets, least=32), cfg.data_seed)
 
 def train_batch(batcher, token_ids, seeds:list[int], step:int, pad_id:int=0):
-    "Tokens and mask (segment ids) [S, R, T], each text's last position and its example index [S, R, M] (-1: empty) for a step."
+    "Tokens and mask (segment ids) [S, R, T], each text's last position as row·T + end and its example index [S, batch_size] (-1: empty) for a step."
     if isinstance(batcher, PackedBatcher): T, slots = batcher.length, batcher.step(seeds, step)
     else: T, idx = batcher.step(seeds, step); slots = idx[..., None]  # one text a row
-    return (*pad_packed(token_ids, slots, T, pad_id), slots)
+    tok, mask, ends = pad_packed(token_ids, slots, T, pad_id)
+    idx, pos = flatten_slots(slots, ends, T, batcher.batch_size)  # the output layer reads the texts' ends only, not the empty slots
+    return tok, mask, pos, idx
 
 def _load(cfg:TuneConfig, model, table):
     if model is None:
