@@ -192,7 +192,9 @@ def _eval_pack(cfg:TuneConfig)->str: return "tree" if cfg.packing else "none"
 def make_batcher(cfg:TuneConfig, lengths)->PackedBatcher|BucketBatcher:
     "The run's training batcher: packed rows of the smallest bucket ≥ the longest text (≥ 32), or length buckets."
     if not cfg.packing: return BucketBatcher(lengths, cfg.batch_size, cfg.buckets, cfg.data_seed)
-    return PackedBatcher(lengths, cfg.batch_size, row_length(lengths, cfg.buckets, least=32), cfg.data_seed)
+    # exact row counts (row_step=1): on SST-5, 90% of the computed positions are text instead of 84% with even counts;
+    # the extra shapes (5 instead of 3) compile once per machine, then come from the compilation cache
+    return PackedBatcher(lengths, cfg.batch_size, row_length(lengths, cfg.buckets, least=32), cfg.data_seed, row_step=1)
 
 def train_batch(batcher, token_ids, seeds:list[int], step:int, pad_id:int=0):
     "Tokens and mask (segment ids) [S, R, T], each text's last position as row·T + end and its example index [S, batch_size] (-1: empty) for a step."
