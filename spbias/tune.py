@@ -17,8 +17,8 @@ from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 
 # %% auto #0
-__all__ = ['TuneConfig', 'should_stop', 'make_optimizer', 'make_train_step', 'weights_fingerprint', 'evaluate', 'make_batcher',
-           'train_batch', 'tune', 'read_summaries', 'main']
+__all__ = ['SEED_LOOPS', 'TuneConfig', 'should_stop', 'make_optimizer', 'make_train_step', 'weights_fingerprint', 'evaluate',
+           'make_batcher', 'train_batch', 'tune', 'read_summaries', 'main']
 
 # %% ../nbs/12_tune.ipynb #a4573a7a
 @dataclass(frozen=True)
@@ -105,9 +105,15 @@ def _optimizer(lr, weight_decay, warmup_steps, clip_norm):  # cached: equal sett
     parts = [optax.clip_by_global_norm(clip_norm)] if clip_norm else []
     return optax.chain(*parts, optax.adamw(sched, weight_decay=weight_decay))
 
+SEED_LOOPS = ("auto", "vmap", "map")
+
 @functools.lru_cache(maxsize=8)
-def make_train_step(graphdef, tx, loss:str="full_vocab"):
+def make_train_step(graphdef, tx, loss:str="full_vocab",
+                    seeds:str="auto" # vmap: all seeds as one batch | map: one seed after another inside the step | auto: map on CPU, vmap elsewhere
+                   ):
     "A jit-compiled step over S seeds: (params, deltas, opt_states, bases, tokens, mask, ends, labels, weights, active, label_ids) → new deltas, states, losses [S], accuracies [S]."
+    if seeds not in SEED_LOOPS: raise SpbiasError(f"unknown seed loop {seeds!r}.", f"use one of: {', '.join(SEED_LOOPS)}.")
+    if seeds == "auto": seeds = "map" if jax.default_backend() == "cpu" else "vmap"
     def seed_loss(delta, base, model, tok, mask, ends, y, w, label_ids):
         l, (_, scores) = prompt_loss(model, base + delta, tok, mask, y, w, label_ids, loss, ends)
         w = w.reshape(-1)
@@ -122,7 +128,8 @@ def make_train_step(graphdef, tx, loss:str="full_vocab"):
             ok = act & jnp.isfinite(l) & jnp.isfinite(new_delta).all()
             keep = lambda new, old: jnp.where(ok, new, old)
             return keep(new_delta, delta), jax.tree.map(keep, new_state, opt_state), l, acc
-        return jax.vmap(one)(deltas, opt_states, bases, tok, mask, ends, y, w, active)
+        xs = (deltas, opt_states, bases, tok, mask, ends, y, w, active)
+        return jax.vmap(one)(*xs) if seeds == "vmap" else jax.lax.map(lambda x: one(*x), xs)
     return jax.jit(step, donate_argnums=(1, 2))
 
 # %% ../nbs/12_tune.ipynb #6dc596ca
