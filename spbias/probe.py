@@ -84,15 +84,12 @@ def next_token_scores(model, # a spbias model (`build_model` / `load_model`)
                           "shorten the prompt, use fewer shots, or drop the longest texts.")
     prefix = model.prefix_cache(jnp.asarray(prefix_pe).astype(model.dtype)) if P else None
     from spbias.prompt import score_batches
-    from spbias.data import flatten_slots
     from tqdm.auto import tqdm
     score, ids = _score_fn(), jnp.asarray(np.asarray(token_ids, np.int32))
     out = np.zeros((len(rows), len(token_ids)), np.float32)
     batches = score_batches([np.asarray(r) for r in rows], batch_size, pad_id=pad_id, least=128, max_segments=32)  # long rows: fewer tree restarts, less row-end slack
-    n = max(int((b[0] >= 0).sum()) for b in batches)  # one slot count for every batch: one compiled shape
-    for slots, tok, layout, ends in tqdm(batches, desc="scoring", unit="batch", disable=not progress):
-        idx, pos = flatten_slots(slots, ends, tok.shape[-1], n)  # full-vocabulary logits at the texts' ends only
-        got = np.asarray(score(model, prefix, tok, layout, pos, ids)[int(log_probs)])
+    for idx, tok, layout, pos in tqdm(batches, desc="scoring", unit="batch", disable=not progress):
+        got = np.asarray(score(model, prefix, tok, layout, pos, ids)[int(log_probs)])  # full-vocabulary logits at the texts' ends only
         real = idx >= 0
         out[idx[real]] = got[real]
     return out

@@ -124,20 +124,26 @@ def score_batches(token_ids:list[np.ndarray], # token ids of each text
                   least:int=64, # tree: tokens a row at least
                   max_segments:int=64 # tree: texts a row at most
                  )->list[tuple]:
-    "The batches of a table: (text indices [R, M], -1 in empty slots; tokens [R, T]; mask or `Layout`; each slot's last position [R, M])."
+    "The batches of a table: (text indices [n], -1 in unused slots; tokens [R, T]; mask or `Layout`; each text's last position as row·T + end [n]), n the same for every batch."
     if pack not in PACKINGS: raise SpbiasError(f"unknown packing {pack!r}.", f"use one of: {', '.join(PACKINGS)}.")
     lengths = np.array([len(t) for t in token_ids])
     if pack == "tree":
         T = row_length(lengths, buckets, least)
         R = max(1, math.ceil(batch_size * np.clip(lengths, 1, T).mean() / T))  # rows holding about batch_size texts
-        return [(b.slots, b.tokens, Layout(b.allowed, b.pos), b.ends) for b in pack_tree(token_ids, T, R, max_segments, pad_id)]
-    b, jobs = bucket_index(lengths, buckets), []
-    for i in np.unique(b):
-        m = np.flatnonzero(b == i)
-        for c in range(0, len(m), batch_size):
-            slots = np.full((batch_size, 1), -1); slots[:len(m[c:c + batch_size]), 0] = m[c:c + batch_size]
-            jobs.append((slots, *pad_packed(token_ids, slots, int(buckets[i]), pad_id)))
-    return jobs
+        jobs = [(b.slots, b.tokens, Layout(b.allowed, b.pos), b.ends) for b in pack_tree(token_ids, T, R, max_segments, pad_id)]
+    else:
+        b, jobs = bucket_index(lengths, buckets), []
+        for i in np.unique(b):
+            m = np.flatnonzero(b == i)
+            for c in range(0, len(m), batch_size):
+                slots = np.full((batch_size, 1), -1); slots[:len(m[c:c + batch_size]), 0] = m[c:c + batch_size]
+                jobs.append((slots, *pad_packed(token_ids, slots, int(buckets[i]), pad_id)))
+    n = max((int((j[0] >= 0).sum()) for j in jobs), default=1)  # one slot count for the table: one shape per row length
+    out = []
+    for s, tok, mask, e in jobs:
+        idx, pos = flatten_slots(s, e, tok.shape[-1], n)  # the output layer reads the texts' ends only, not the empty slots
+        out.append((idx, tok, mask, pos))
+    return out
 
 def score_texts(model, # a spbias.models model (frozen)
                 prompts_spe, # prompts [S, P, E] (or one prompt [P, E])
@@ -160,9 +166,7 @@ def score_texts(model, # a spbias.models model (frozen)
     graphdef, params = nnx.split(model)
     lab = jnp.asarray(label_ids)
     from tqdm.auto import tqdm
-    n = max((int((j[0] >= 0).sum()) for j in jobs), default=1)  # the same slot count for every batch: one shape
-    for slots, tok, mask, ends in tqdm(jobs, desc="scoring", disable=not progress, mininterval=2):
-        idx, pos = flatten_slots(slots, ends, tok.shape[-1], n)  # the real slots only, as flat positions
+    for idx, tok, mask, pos in tqdm(jobs, desc="scoring", disable=not progress, mininterval=2):
         s, l = _score_batch(graphdef, params, prompts, tok, mask, pos, lab, with_lse)
         s, l, real = np.asarray(s), np.asarray(l), idx >= 0  # [S, n, K], [S, n], [n]
         scores[:, idx[real]], lse[:, idx[real]] = s[:, real], l[:, real]
