@@ -10,8 +10,8 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['SpbiasError', 'repo_root', 'shared_data_dir', 'project_data_dir', 'smollm2_gguf_path', 'atomic_write_bytes',
-           'atomic_write_text', 'atomic_write_json', 'atomic_savez', 'append_jsonl', 'enable_compile_cache',
-           'parse_seeds']
+           'atomic_write_text', 'atomic_write_json', 'atomic_savez', 'sha256_file', 'move_aside', 'append_jsonl',
+           'enable_compile_cache', 'parse_seeds']
 
 # %% ../nbs/00_core.ipynb #8ce2507a
 class SpbiasError(ValueError):
@@ -33,15 +33,17 @@ def repo_root(start:Path|None=None # folder to search upwards from (default: thi
 
 def shared_data_dir(required:bool=False # raise instead of returning None when absent
                    )->Path|None:
-    "The shared datasets folder: `$SPBIAS_SHARED_DATA`, else `../shared/data` beside the repository."
+    "The shared datasets folder: `$SPBIAS_SHARED_DATA` (an error when set to a missing folder), else `../shared/data` beside the repository."
     env = os.environ.get("SPBIAS_SHARED_DATA")
-    cands = [Path(env)] if env else []
+    if env:  # an explicit setting is never silently replaced by another folder
+        if Path(env).expanduser().is_dir(): return Path(env).expanduser()
+        raise SpbiasError(f"SPBIAS_SHARED_DATA is set to {env}, which is not a folder.",
+                          "point it at the folder holding sst5/, semeval2018_voc/ and czarnowska/, or unset it to use ../shared/data.")
     root = repo_root()
-    if root is not None: cands.append(root.parent/"shared"/"data")
-    for c in cands:
-        if c.is_dir(): return c
+    cand = root.parent/"shared"/"data" if root is not None else None
+    if cand is not None and cand.is_dir(): return cand
     if required:
-        raise SpbiasError(f"shared datasets folder not found (looked in: {', '.join(map(str, cands)) or 'nothing'}).",
+        raise SpbiasError(f"shared datasets folder not found (looked in: {cand or 'nothing'}).",
                           "set SPBIAS_SHARED_DATA to the folder holding sst5/, semeval2018_voc/ and czarnowska/.")
     return None
 
@@ -96,10 +98,32 @@ def atomic_write_json(path:str|Path, obj, indent:int=2)->Path:
     return atomic_write_text(path, json.dumps(obj, indent=indent, default=_json_default, sort_keys=False) + "\n")
 
 def atomic_savez(path:str|Path, **arrays)->Path:
-    "Save numpy arrays to an `.npz` atomically."
-    import io
-    buf = io.BytesIO(); np.savez(buf, **{k: np.asarray(v) for k, v in arrays.items()})
+    "Save numpy arrays to an `.npz` atomically; equal arrays give byte-identical files (no timestamps inside)."
+    import io, zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:  # np.savez stamps each member with the current time
+        for k, v in arrays.items():
+            with z.open(zipfile.ZipInfo(f"{k}.npy", date_time=(1980, 1, 1, 0, 0, 0)), "w") as f:
+                np.lib.format.write_array(f, np.asarray(v), allow_pickle=False)
     return atomic_write_bytes(path, buf.getvalue())
+
+def sha256_file(path:str|Path)->str:
+    "The sha256 of a file's bytes (hex)."
+    import hashlib
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""): h.update(block)
+    return h.hexdigest()
+
+def move_aside(path:str|Path, # a file or folder to keep under another name
+               why:str="replaced")->Path:
+    "Rename `path` to `<path>.<why>-<time>` (never deleting it); the new path."
+    import time
+    path = Path(path); stamp = time.strftime("%Y%m%d-%H%M%S")
+    for k in range(1000):
+        dest = path.with_name(f"{path.name}.{why}-{stamp}" + (f"-{k}" if k else ""))
+        if not dest.exists(): os.replace(path, dest); return dest
+    raise SpbiasError(f"cannot find a free name beside {path} to move it aside.", "remove old copies of it by hand.")
 
 def append_jsonl(path:str|Path, record:dict)->None:
     "Append one JSON line (flushed), so a crash keeps every earlier line intact."

@@ -4,16 +4,17 @@
 
 # %% ../nbs/10_data.ipynb #b97f73a1
 from __future__ import annotations
-import re
+import os, re
 from typing import NamedTuple
 from pathlib import Path
 import numpy as np, pandas as pd
-from .core import SpbiasError, shared_data_dir, project_data_dir
+from .core import SpbiasError, shared_data_dir, project_data_dir, sha256_file
 
 # %% auto #0
-__all__ = ['SPLITS', 'LABEL_NAMES', 'DATASETS', 'COLLAPSE', 'LABEL_RANGE', 'DEFAULT_BUCKETS', 'collapse_labels', 'read_ptb_trees',
-           'read_semeval_raw', 'load_sentiment', 'encode_texts', 'bucket_index', 'row_length', 'BucketBatcher',
-           'pack_rows', 'pad_packed', 'flatten_slots', 'PackedBatcher', 'TreeRows', 'pack_tree']
+__all__ = ['SPLITS', 'LABEL_NAMES', 'DATASETS', 'COLLAPSE', 'LABEL_RANGE', 'SST5_HUB', 'DEFAULT_BUCKETS', 'collapse_labels',
+           'read_ptb_trees', 'read_semeval_raw', 'split_file', 'load_sentiment', 'table_sha256', 'encode_texts',
+           'bucket_index', 'row_length', 'BucketBatcher', 'pack_rows', 'pad_packed', 'flatten_slots', 'PackedBatcher',
+           'TreeRows', 'pack_tree']
 
 # %% ../nbs/10_data.ipynb #5478a71f
 SPLITS = ("train", "validation", "test")
@@ -87,9 +88,8 @@ def read_semeval_raw(path:str|Path)->pd.DataFrame:
     return pd.DataFrame(rows, columns=["text", "label"])
 
 # %% ../nbs/10_data.ipynb #26fe7d3e
-def _read_split(name:str, folder:Path, split:str)->pd.DataFrame:
-    import datasets
-    datasets.disable_progress_bars()
+def split_file(name:str, folder:Path, split:str)->tuple[Path, object]:
+    "The file that holds `split` of dataset `name` in `folder`, and its reader (None: JSON lines)."
     p = _find(folder, split, ".jsonl")
     reader = None
     if p is None and name == "sst5":
@@ -101,6 +101,12 @@ def _read_split(name:str, folder:Path, split:str)->pd.DataFrame:
         raise SpbiasError(f"no {split} file for {name} in {folder}.",
                           f"put {split}.jsonl there (or the original files as described in the dataset's SOURCE.md), "
                           "or pass --data-dir pointing at such a folder.")
+    return p, reader
+
+def _read_split(name:str, folder:Path, split:str)->pd.DataFrame:
+    import datasets
+    datasets.disable_progress_bars()
+    p, reader = split_file(name, folder, split)
     if _count_lines(p) == 0: raise SpbiasError(f"{name}: the {split} split is empty ({p}).", "pass a file with at least one example.")
     if reader is not None: return reader(p)
     df = datasets.load_dataset("json", data_files={split: str(p)}, split=split).to_pandas()
@@ -110,18 +116,31 @@ def _read_split(name:str, folder:Path, split:str)->pd.DataFrame:
 
 # %% ../nbs/10_data.ipynb #63b02518
 _SHARED_NAME = {"sst5": "sst5", "semeval": "semeval2018_voc"}
+SST5_HUB = "SetFit/sst5"  # the hub copy of SST-5 (same splits and 0-4 labels as the shared files)
 
 def _default_folder(name:str)->Path|None:
     if name == "demo": return project_data_dir()/"demo"
     sd = shared_data_dir()
     return sd/_SHARED_NAME[name] if sd is not None and (sd/_SHARED_NAME[name]).is_dir() else None
 
+def _hub_sst5(splits:list[str])->tuple[dict, str]:
+    "SST-5's splits from the hub at one pinned commit, and that commit."
+    import datasets
+    try:
+        from huggingface_hub import HfApi
+        rev = os.environ.get("SPBIAS_SST5_REVISION") or HfApi().dataset_info(SST5_HUB).sha
+        return {s: datasets.load_dataset(SST5_HUB, split=s, revision=rev).to_pandas()[["text", "label"]] for s in splits}, rev
+    except Exception as e:  # offline, a proxy, a moved repository: say what to do instead of a network traceback
+        raise SpbiasError(f"SST-5 has no local files here and its hub copy {SST5_HUB} could not be read ({type(e).__name__}: {str(e)[:200]}).",
+                          "pass --data-dir with SST-5's files (see the shared data's sst5/SOURCE.md), set SPBIAS_SHARED_DATA, "
+                          "or connect to the Hugging Face hub.") from None
+
 def load_sentiment(name:str, # "sst5", "semeval" or "demo"
                    data_dir:str|Path|None=None, # folder of local files (default: shared data, else the hub)
                    split:str|list|None=None, # one split or a list of them (default: all three)
                    mapping:str="default" # "default" 3-class collapse, or "extreme" (SST-5 only)
                   )->pd.DataFrame:
-    "The tuning table: columns text, label (0 neg, 1 neu, 2 pos), split."
+    "The tuning table: columns text, label (0 neg, 1 neu, 2 pos), split; `attrs['source']` says where it came from."
     if name not in DATASETS:
         raise SpbiasError(f"unknown dataset {name!r}.", f"use one of: {', '.join(DATASETS)}.")
     splits = list(SPLITS) if split is None else [split] if isinstance(split, str) else list(split)
@@ -132,17 +151,31 @@ def load_sentiment(name:str, # "sst5", "semeval" or "demo"
         raise SpbiasError(f"data folder {folder} does not exist.", "pass --data-dir pointing at the dataset's files.")
     if folder is None and name != "sst5":
         raise SpbiasError(f"no local files for {name} and no hub copy of it.", "pass --data-dir pointing at the dataset's files.")
+    if folder is None:
+        raw, rev = _hub_sst5(splits)
+        source = dict(dataset=name, mapping=mapping, kind="hub", hub_id=SST5_HUB, revision=rev)
+    else:
+        raw = {s: _read_split(name, folder, s) for s in splits}
+        source = dict(dataset=name, mapping=mapping, kind="local", folder=str(folder.resolve()),
+                      files={s: dict(file=str(split_file(name, folder, s)[0].resolve().relative_to(folder.resolve())),
+                                     sha256=sha256_file(split_file(name, folder, s)[0])) for s in splits})
     parts = []
     for s in splits:
-        if folder is None:
-            import datasets
-            df = datasets.load_dataset("SetFit/sst5", split=s).to_pandas()[["text", "label"]]
-        else: df = _read_split(name, folder, s)
+        df = raw[s]
         df = df.assign(label=collapse_labels(df["label"].to_numpy(), name, mapping), split=s)
         df = df[df.label >= 0]
         if len(df) == 0: raise SpbiasError(f"{name}: the {s} split is empty after the {mapping!r} mapping.", "check the files' labels.")
         parts.append(df)
-    return pd.concat(parts, ignore_index=True)[["text", "label", "split"]]
+    out = pd.concat(parts, ignore_index=True)[["text", "label", "split"]]
+    out.attrs["source"] = source
+    return out
+
+def table_sha256(table:pd.DataFrame)->str:
+    "sha256 of a tuning table's rows (split, label, text), in order: what a run was tuned and validated on."
+    import hashlib
+    h = hashlib.sha256()
+    for s, y, t in zip(table.split, table.label, table.text): h.update(f"{s}\t{int(y)}\t{t}\n".encode("utf-8"))
+    return h.hexdigest()
 
 # %% ../nbs/10_data.ipynb #36dd8293
 def encode_texts(tokenizer, # a transformers tokenizer

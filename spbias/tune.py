@@ -4,21 +4,23 @@
 
 # %% ../nbs/12_tune.ipynb #44ed4265
 from __future__ import annotations
-import argparse, dataclasses, functools, hashlib, json, math, shutil, time
+import argparse, dataclasses, functools, hashlib, json, math, os, shutil, signal, threading, time, warnings
 from dataclasses import dataclass, asdict
 from pathlib import Path
 import numpy as np, jax, jax.numpy as jnp, optax
 from flax import nnx
 from tqdm.auto import tqdm
 import spbias
-from .core import SpbiasError, parse_seeds, atomic_write_json, atomic_write_text, atomic_savez, append_jsonl, enable_compile_cache
+from .core import (SpbiasError, parse_seeds, atomic_write_json, atomic_write_text, atomic_savez, append_jsonl,
+                         enable_compile_cache, move_aside)
 from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher, PackedBatcher,
-                         row_length, pad_packed, flatten_slots)
+                         row_length, pad_packed, flatten_slots, table_sha256)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 
 # %% auto #0
-__all__ = ['SEED_LOOPS', 'TuneConfig', 'should_stop', 'make_optimizer', 'make_train_step', 'weights_fingerprint', 'evaluate',
-           'make_batcher', 'train_batch', 'tune', 'read_summaries', 'main']
+__all__ = ['SEED_LOOPS', 'FINISHED', 'STATUSES', 'USABLE', 'TuneConfig', 'should_stop', 'make_optimizer', 'make_train_step',
+           'weights_fingerprint', 'run_id', 'run_state', 'evaluate', 'make_batcher', 'train_batch', 'tune',
+           'read_summaries', 'main']
 
 # %% ../nbs/12_tune.ipynb #a4573a7a
 @dataclass(frozen=True)
@@ -38,20 +40,21 @@ class TuneConfig:
     clip_norm:float|None=None # clip each seed's gradient to this global norm
     batch_size:int=16 # training examples per seed and step
     eval_batch_size:int=64 # rows per scoring batch
-    eval_every:int=100 # evaluate on validation every k steps
+    eval_every:int=100 # evaluate on validation every k steps (and at the last step)
     min_steps:int=2500 # no early stop before this step
     max_steps:int=10000 # hard cap on steps
     patience:int=5 # window of previous evaluations for the early-stopping rule
+    early_stopping:bool=True # stop a seed by the papers' rule (False: every seed runs max_steps)
     loss:str="full_vocab" # "full_vocab" (the papers) or "label_tokens"
-    checkpoint_every:int=500 # orbax checkpoint every N steps (0: never)
+    checkpoint_every:int|None=None # orbax checkpoint every N steps (None: at every evaluation; 0: never)
     buckets:tuple=DEFAULT_BUCKETS # padded text lengths (packed: rows are the smallest bucket ≥ the longest text, at least 32)
     packing:bool=True # pack each batch's texts several to a row (few shapes, little padding); False: one text a row, bucketed batches
     max_len:int=128 # longest text in tokens (longer texts keep their last tokens)
     data_seed:int=0 # seed of the bucket schedule shared by all seeds
     dtype:str="float32" # model dtype: float32 | bfloat16
     out:str="runs_out/tune" # run folder
-    resume:bool=False # continue from the last checkpoint in `out`
-    force:bool=False # overwrite a different run in `out`
+    resume:bool=False # continue this run from its last checkpoint in `out` (a finished run: nothing to do)
+    force:bool=False # move whatever `out` holds aside (to `<out>.replaced-<time>`) and start afresh
 
     def __post_init__(self):
         s = lambda k, v: object.__setattr__(self, k, v)
@@ -68,14 +71,26 @@ class TuneConfig:
         for k in ("batch_size", "eval_batch_size", "eval_every", "max_steps", "patience", "max_len"):
             pos(k, isinstance(getattr(self, k), int) and getattr(self, k) > 0, f"use a positive integer for {k}.")
         pos("min_steps", self.min_steps >= 0, "use min_steps ≥ 0.")
-        pos("checkpoint_every", self.checkpoint_every >= 0, "use checkpoint_every ≥ 0 (0: no checkpoints).")
+        pos("checkpoint_every", self.checkpoint_every is None or self.checkpoint_every >= 0,
+            "use checkpoint_every ≥ 0 (0: no checkpoints; unset: at every evaluation).")
         pos("loss", self.loss in LOSSES, f"use one of: {', '.join(LOSSES)}.")
         pos("dtype", self.dtype in ("float32", "bfloat16"), "use float32 or bfloat16.")
         pos("buckets", len(self.buckets) > 0 and list(self.buckets) == sorted(set(self.buckets)) and self.buckets[0] > 0,
             "give increasing positive bucket lengths.")
+        if self.early_stopping and self.min_steps >= self.max_steps:
+            msg = f"min_steps {self.min_steps} ≥ max_steps {self.max_steps}: early stopping can never fire."
+            if self.eval_every <= self.max_steps:
+                raise SpbiasError(msg, "lower --min-steps below --max-steps (the papers: 2500 of up to 10000), "
+                                       "or pass --no-early-stopping to run every seed for max_steps.")
+            warnings.warn(msg + " The run evaluates only at its last step (eval_every > max_steps), so no seed stops early.")
 
     @property
     def prompt(self)->PromptConfig: return PromptConfig(self.n_tokens, self.init, self.init_text)
+
+    @property
+    def checkpoint_interval(self)->int:
+        "Steps between checkpoints (0: none)."
+        return self.eval_every if self.checkpoint_every is None else self.checkpoint_every
 
     def identity(self)->dict:
         "The fields that define the run (what must match to resume it)."
@@ -141,33 +156,84 @@ def weights_fingerprint(model, mcfg)->str:
         h.update(str(path).encode()); h.update(a[:: max(1, a.size // 4096)].tobytes())
     return h.hexdigest()[:16]
 
-def _prepare_out(cfg:TuneConfig, record:dict)->bool:
-    "Check `cfg.out` against `record`; write config.json. True when a checkpoint should be resumed."
-    out = Path(cfg.out); cfg_file = out/"config.json"
-    if cfg_file.exists():
-        old = json.loads(cfg_file.read_text())
-        same = old.get("run") == record["run"] and old.get("model_fingerprint") == record["model_fingerprint"]
-        if not same and not cfg.force:
-            raise SpbiasError(f"{out} holds a different run (its config.json differs from this one).",
-                              "choose another --out, or pass --force to overwrite it.")
-        if cfg.force or not cfg.resume:
-            for p in [*out.glob("seed-*"), out/"checkpoints"]: shutil.rmtree(p, ignore_errors=True)
-    elif cfg.resume: print(f"nothing to resume in {out}: starting a new run")
-    atomic_write_json(cfg_file, record)
-    return cfg.resume and not cfg.force and (out/"checkpoints").is_dir()
+_PATH_FIELDS = ("model", "data_dir")  # where things live on this machine: the fingerprint and the table hash stand for them
+
+def run_id(identity:dict, model_fingerprint:str, table_hash:str)->str:
+    "The run's id: 16 hex digits of sha256 over the identity without paths, the model fingerprint and the table hash."
+    ident = {k: v for k, v in identity.items() if k not in _PATH_FIELDS}
+    blob = json.dumps(dict(run=ident, model_fingerprint=model_fingerprint, table_sha256=table_hash), sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+FINISHED = "finished.json"  # written last: the run is complete
+
+def run_state(out:Path, rid:str)->str:
+    "What `out` holds: 'empty', 'finished' or 'partial' (this run), or 'other' (another run, or files that are no run)."
+    out = Path(out)
+    if not out.exists() or not any(out.iterdir()): return "empty"
+    try: old = json.loads((out/"config.json").read_text())
+    except (OSError, ValueError): return "other"
+    if old.get("run_id") != rid: return "other"
+    return "finished" if (out/FINISHED).is_file() else "partial"
+
+def _refuse(out, what, fix):
+    raise SpbiasError(f"{out} {what}.", fix + " Or choose another --out.")
+
+def _prepare_out(cfg:TuneConfig, record:dict, log=print)->str:
+    "Apply the output-folder rule; write config.json. 'fresh', 'resume' (a checkpoint is there) or 'finished' (nothing to do)."
+    out = Path(cfg.out); state = run_state(out, record["run_id"])
+    if state != "empty" and cfg.force:
+        log(f"--force: moved the old contents of {out} aside to {move_aside(out)}"); state = "empty"
+    if state == "other":
+        try: other = json.loads((out/"config.json").read_text()).get("run_id", "no run_id: an older spbias")
+        except (OSError, ValueError): other = None
+        what = f"holds another run (run_id {other}; this run is {record['run_id']})" if other else "is not empty and holds no spbias run"
+        _refuse(out, what, "Pass --force to move it aside (to <out>.replaced-<time>) and start afresh; --resume continues only the same run.")
+    if state == "finished":
+        if not cfg.resume: _refuse(out, f"holds this run, finished (run_id {record['run_id']})",
+                                   "Pass --resume to keep it (nothing left to do), or --force to move it aside and tune again.")
+        log(f"{out} holds this run, finished: nothing to do"); return "finished"
+    if state == "partial":
+        if not cfg.resume: _refuse(out, f"holds an unfinished copy of this run (run_id {record['run_id']})",
+                                   "Pass --resume to continue it from its last checkpoint, or --force to move it aside and start afresh.")
+        if _latest_checkpoint(out) is not None: return "resume"
+        log(f"no checkpoint in {out}: starting afresh (its partial files are cleared)")
+        for p in [*out.glob("seed-*"), out/"checkpoints"]: shutil.rmtree(p, ignore_errors=True)
+    elif cfg.resume: log(f"nothing to resume in {out}: starting a new run")
+    atomic_write_json(out/"config.json", record)
+    return "fresh"
 
 # %% ../nbs/12_tune.ipynb #1f6dea2d
+def _fault(point:str)->bool:
+    "True when $SPBIAS_FAULT names this point (tests kill the process there)."
+    return os.environ.get("SPBIAS_FAULT") == point
+
+def _kill_now(): os.kill(os.getpid(), signal.SIGKILL)
+
 def _checkpointer(out:Path):
     import orbax.checkpoint as ocp
     opts = ocp.CheckpointManagerOptions(max_to_keep=2, enable_async_checkpointing=False)
     return ocp.CheckpointManager((out/"checkpoints").resolve(), options=opts)
 
+def _kill_mid_write(folder:Path):
+    "Watch `folder` and SIGKILL this process as soon as an unfinished orbax checkpoint appears in it."
+    def watch():
+        while True:
+            if folder.is_dir() and any("orbax-checkpoint-tmp" in p.name for p in folder.iterdir()): _kill_now()
+            time.sleep(0.0005)
+    threading.Thread(target=watch, daemon=True).start()
+
 def _save_checkpoint(out:Path, step:int, st:dict):
     import orbax.checkpoint as ocp
     arrays = {k: v for k, v in st.items() if k != "history"}
+    if _fault(f"checkpoint:{step}"): _kill_mid_write((out/"checkpoints").resolve())
     with _checkpointer(out) as m:
         m.save(step, args=ocp.args.Composite(state=ocp.args.StandardSave(jax.device_get(arrays)),
                                              history=ocp.args.JsonSave(st["history"])))
+
+def _latest_checkpoint(out:Path)->int|None:
+    "The step of the last complete checkpoint in `out`, or None."
+    if not (Path(out)/"checkpoints").is_dir(): return None
+    with _checkpointer(Path(out)) as m: return m.latest_step()
 
 def _restore_checkpoint(out:Path, st:dict)->tuple[int, dict]|None:
     import orbax.checkpoint as ocp
@@ -212,10 +278,13 @@ def train_batch(batcher, token_ids, seeds:list[int], step:int, pad_id:int=0):
     return tok, mask, pos, idx
 
 def _load(cfg:TuneConfig, model, table):
+    "The tuning table, read and checked first, then the model."
+    if table is None: table = load_sentiment(cfg.dataset, cfg.data_dir, mapping=cfg.mapping)
+    empty = [s for s in SPLITS if not (table.split == s).any()]
+    if empty: raise SpbiasError(f"the tuning table has no {', '.join(empty)} rows.", "give train, validation and test rows (column split).")
     if model is None:
         from spbias.checkpoint import load_model
         model = load_model(cfg.model, dtype=cfg.dtype)
-    if table is None: table = load_sentiment(cfg.dataset, cfg.data_dir, mapping=cfg.mapping)
     return model, table
 
 def _initial_state(cfg:TuneConfig, bases, tx)->dict:
@@ -238,24 +307,31 @@ def _after_eval(cfg, st, step, losses, accs, seed_dirs):
             st["best_acc"][i], st["best_loss"][i], st["best_step"][i] = accs[i], losses[i], step
             st["best_deltas"][i] = st["deltas"][i]
         h = st["history"]["eval_losses"][i]; h.append(float(losses[i]))
-        if should_stop(h, step, cfg.min_steps, cfg.patience): st["active"][i], st["stopped_early"][i] = False, True
+        if cfg.early_stopping and should_stop(h, step, cfg.min_steps, cfg.patience): st["active"][i], st["stopped_early"][i] = False, True
     st["train_sum"][:], st["train_n"][:] = 0, 0
 
 # %% ../nbs/12_tune.ipynb #47ba82ea
+def _record(cfg:TuneConfig, model, tokenizer, mcfg, table)->dict:
+    "What config.json holds: the identity, the run id, the model and data provenance."
+    from spbias.checkpoint import label_token_ids
+    ident, fp, th = cfg.identity(), weights_fingerprint(model, mcfg), table_sha256(table)
+    return dict(run=ident, run_id=run_id(ident, fp, th), spbias_version=spbias.__version__, model_fingerprint=fp,
+                model_config=mcfg.to_dict(), label_words=list(LABEL_NAMES), label_token_ids=label_token_ids(tokenizer, LABEL_NAMES),
+                data_source=table.attrs.get("source", dict(kind="table", note="a table given to tune(); see table_sha256")),
+                table_sha256=th, split_sizes={s: int((table.split == s).sum()) for s in SPLITS})
+
 def tune(cfg:TuneConfig, # the run
          model=None, # (model, tokenizer, ModelConfig) already loaded (default: load_model(cfg.model))
          table=None, # tuning table already loaded (default: load_sentiment(cfg.dataset, ...))
          stop_at:int|None=None, # stop after this step as if killed (tests)
          progress:bool=True)->Path:
     "Tune one soft prompt per seed; write and return the run folder."
-    from spbias.checkpoint import label_token_ids
     enable_compile_cache()  # a later run (the next papermill notebook) loads the compiled steps instead of compiling them again
     (model, tokenizer, mcfg), table = _load(cfg, model, table)
     out, seeds, S = Path(cfg.out), list(cfg.seeds), len(cfg.seeds)
-    record = dict(run=cfg.identity(), spbias_version=spbias.__version__, model_fingerprint=weights_fingerprint(model, mcfg),
-                  model_config=mcfg.to_dict(), label_words=list(LABEL_NAMES), label_token_ids=label_token_ids(tokenizer, LABEL_NAMES),
-                  split_sizes={s: int((table.split == s).sum()) for s in SPLITS})
-    resume = _prepare_out(cfg, record)
+    record = _record(cfg, model, tokenizer, mcfg, table)
+    how = _prepare_out(cfg, record, log=print if progress else (lambda *a: None))
+    if how == "finished": return out
     label_ids = jnp.asarray(record["label_token_ids"])
     ids = {s: encode_texts(tokenizer, table.text[table.split == s].tolist(), cfg.max_len) for s in SPLITS}
     ys = {s: table.label[table.split == s].to_numpy() for s in SPLITS}
@@ -263,9 +339,12 @@ def tune(cfg:TuneConfig, # the run
     bases = np.stack([prompt_base(model, cfg.prompt, seed=s, tokenizer=tokenizer) for s in seeds])
     tx = make_optimizer(cfg); st = _initial_state(cfg, bases, tx); start = 0
     seed_dirs = [out/f"seed-{s}" for s in seeds]
-    if resume and (got := _restore_checkpoint(out, st)) is not None:
+    if how == "resume" and (got := _restore_checkpoint(out, st)) is not None:
         start, st = got
-        for d in seed_dirs: _truncate_metrics(d/"metrics.jsonl", start)
+        for d in seed_dirs:  # back to the checkpoint: later evaluations and an interrupted ending are redone
+            _truncate_metrics(d/"metrics.jsonl", start)
+            for f in ("summary.json", "prompt.npz"): (d/f).unlink(missing_ok=True)
+        if progress: print(f"resuming {out} from its checkpoint at step {start}")
     for d in seed_dirs: d.mkdir(parents=True, exist_ok=True)
     graphdef, params = nnx.split(model)
     train_step = make_train_step(graphdef, tx, cfg.loss)
@@ -273,7 +352,7 @@ def tune(cfg:TuneConfig, # the run
     deltas, opt_states = jnp.asarray(st["deltas"]), jax.tree.map(jnp.asarray, st["opt_states"])
     bases_j = jnp.asarray(bases)  # the same every step
     bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} seed(s)", disable=not progress, mininterval=2)
-    last_acc, step = float("nan"), start
+    last_acc, every, saved, done = None, cfg.checkpoint_interval, start, start
     for step in range(start, cfg.max_steps):
         if not st["active"].any(): break
         tok, mask, ends, slots = train_batch(batcher, ids["train"], seeds, step, pad_id)
@@ -286,36 +365,50 @@ def tune(cfg:TuneConfig, # the run
         ok = st["active"]
         st["train_sum"][ok] += losses[ok]; st["train_n"][ok] += 1
         done = step + 1
+        if _fault(f"step:{done}"): _kill_now()
         if done % cfg.eval_every == 0 or done == cfg.max_steps:
             st["deltas"] = np.asarray(deltas)
             el, ea = evaluate(model, bases + st["deltas"], ids["validation"], ys["validation"], label_ids, cfg.loss,
                               cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))
             _after_eval(cfg, st, done, el, ea, seed_dirs); last_acc = float(np.mean(ea))
-        if cfg.checkpoint_every and done % cfg.checkpoint_every == 0:
+        if every and done % every == 0:
             st["deltas"], st["opt_states"] = np.asarray(deltas), jax.device_get(opt_states)
-            _save_checkpoint(out, done, st)
-        bar.update(1); bar.set_postfix(loss=f"{np.nanmean(losses[ok]) if ok.any() else float('nan'):.3f}", acc=f"{last_acc:.3f}",
-                                       active=int(ok.sum()))
+            _save_checkpoint(out, done, st); saved = done
+        bar.update(1); bar.set_postfix(loss=f"{np.nanmean(losses[ok]) if ok.any() else float('nan'):.3f}",
+                                       acc="-" if last_acc is None else f"{last_acc:.3f}", active=int(ok.sum()))
         if stop_at is not None and done >= stop_at: bar.close(); return out
     bar.close()
-    st["deltas"] = np.asarray(deltas)
-    _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs)
+    st["deltas"], st["opt_states"] = np.asarray(deltas), jax.device_get(opt_states)
+    if every and saved != done: _save_checkpoint(out, done, st)  # the end state: an interrupted ending resumes here
+    _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record)
     return out
 
 # %% ../nbs/12_tune.ipynb #5482cf78
-def _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs):
+STATUSES = ("early_stopped", "max_steps", "diverged", "not_evaluated")
+USABLE = ("early_stopped", "max_steps")  # seeds that may enter the top k
+
+def _status(st, i)->str:
+    if st["nan"][i]: return "diverged"
+    if st["best_acc"][i] < 0: return "not_evaluated"
+    return "early_stopped" if st["stopped_early"][i] else "max_steps"
+
+def _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record):
     never = st["best_acc"] < 0
     st["best_deltas"][never] = st["deltas"][never]
     kept = bases + st["best_deltas"]
     _, test_acc = evaluate(model, kept, ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))
     for i, (s, d) in enumerate(zip(cfg.seeds, seed_dirs)):
         atomic_savez(d/"prompt.npz", embeddings=kept[i], delta=st["best_deltas"][i], base=bases[i])
+        status = _status(st, i)
         atomic_write_json(d/"summary.json", dict(
-            seed=s, best_step=int(st["best_step"][i]),
+            seed=s, run_id=record["run_id"], status=status, usable=status in USABLE, best_step=int(st["best_step"][i]),
             validation_accuracy=None if never[i] else float(st["best_acc"][i]),
             validation_loss=None if never[i] else float(st["best_loss"][i]),
             test_accuracy=float(test_acc[i]), stopped_early=bool(st["stopped_early"][i]), nan=bool(st["nan"][i]),
             n_evaluations=len(st["history"]["eval_losses"][i])))
+        if _fault(f"finish:{i + 1}"): _kill_now()
+    atomic_write_json(Path(cfg.out)/FINISHED, dict(run_id=record["run_id"], seeds=list(cfg.seeds),
+                                                   finished=time.strftime("%Y-%m-%dT%H:%M:%S")))
 
 def read_summaries(run_dir:str|Path)->pd.DataFrame:
     "One row per seed of a run: its summary.json."
@@ -326,37 +419,43 @@ def read_summaries(run_dir:str|Path)->pd.DataFrame:
 # %% ../nbs/12_tune.ipynb #feaae0a9
 def main(argv:list[str]|None=None)->int:
     "spbias tune: tune soft prompts on a sentiment set, many seeds at once."
-    p = argparse.ArgumentParser(prog="spbias tune", description="Tune soft prompts (one per seed) on a sentiment set.")
+    p = argparse.ArgumentParser(prog="spbias tune", description="Tune soft prompts (one per seed) on a sentiment set.",
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--model", default="smollm2", help="smollm2, an HF folder, a .gguf file or a hub id")
-    p.add_argument("--dataset", default="demo", choices=["demo", "sst5", "semeval"])
-    p.add_argument("--data-dir", default=None, help="folder of the dataset's local files")
-    p.add_argument("--mapping", default="default", choices=["default", "extreme"])
-    p.add_argument("--seeds", default="1001", help="e.g. 1001-1015")
-    p.add_argument("--n-tokens", type=int, default=8)
-    p.add_argument("--init", default="bos", choices=["bos", "vocab", "text"])
-    p.add_argument("--init-text", default=None)
-    p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--weight-decay", type=float, default=0.01)
-    p.add_argument("--warmup-steps", type=int, default=0)
-    p.add_argument("--clip-norm", type=float, default=None)
-    p.add_argument("--batch-size", type=int, default=16)
-    p.add_argument("--eval-batch-size", type=int, default=64)
-    p.add_argument("--eval-every", type=int, default=100)
-    p.add_argument("--min-steps", type=int, default=2500)
-    p.add_argument("--max-steps", type=int, default=10000)
-    p.add_argument("--loss", default="full_vocab", choices=list(LOSSES))
-    p.add_argument("--checkpoint-every", type=int, default=500)
-    p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"])
+    p.add_argument("--dataset", default="demo", choices=["demo", "sst5", "semeval"], help="tuning set")
+    p.add_argument("--data-dir", default=None, help="folder of the dataset's local files (default: shared data, the hub, data/demo)")
+    p.add_argument("--mapping", default="default", choices=["default", "extreme"], help="label collapse")
+    p.add_argument("--seeds", default="1001", help="seed spec, e.g. 1001-1015")
+    p.add_argument("--n-tokens", type=int, default=8, help="soft prompt tokens")
+    p.add_argument("--init", default="bos", choices=["bos", "vocab", "text"], help="prompt initialisation")
+    p.add_argument("--init-text", default=None, help="text for --init text")
+    p.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate")
+    p.add_argument("--weight-decay", type=float, default=0.01, help="AdamW weight decay")
+    p.add_argument("--warmup-steps", type=int, default=0, help="linear warmup steps")
+    p.add_argument("--clip-norm", type=float, default=None, help="clip each seed's gradient to this norm")
+    p.add_argument("--batch-size", type=int, default=16, help="training examples per seed and step")
+    p.add_argument("--eval-batch-size", type=int, default=64, help="rows per scoring batch")
+    p.add_argument("--eval-every", type=int, default=100, help="evaluate on validation every k steps (and at the last)")
+    p.add_argument("--min-steps", type=int, default=2500, help="no early stop before this step")
+    p.add_argument("--max-steps", type=int, default=10000, help="cap on steps")
+    p.add_argument("--patience", type=int, default=5, help="stop when a loss exceeds the max of this many previous ones")
+    p.add_argument("--no-early-stopping", action="store_true", help="run every seed for --max-steps")
+    p.add_argument("--loss", default="full_vocab", choices=list(LOSSES), help="training loss")
+    p.add_argument("--checkpoint-every", type=int, default=None, help="checkpoint every N steps (default: at every evaluation; 0: never)")
+    p.add_argument("--max-len", type=int, default=128, help="longest text in tokens (longer texts keep their last tokens)")
+    p.add_argument("--data-seed", type=int, default=0, help="seed of the batch schedule shared by all seeds")
+    p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="model dtype")
     p.add_argument("--no-packing", action="store_true", help="one text a row in length-bucketed batches (default: packed rows)")
     p.add_argument("--out", required=True, help="run folder")
-    p.add_argument("--resume", action="store_true", help="continue a killed run from its last checkpoint")
-    p.add_argument("--force", action="store_true", help="overwrite a different run in --out")
+    p.add_argument("--resume", action="store_true", help="continue this run from its last checkpoint (finished: nothing to do)")
+    p.add_argument("--force", action="store_true", help="move what --out holds aside (to OUT.replaced-<time>) and start afresh")
     a = p.parse_args(argv)
     cfg = TuneConfig(model=a.model, dataset=a.dataset, data_dir=a.data_dir, mapping=a.mapping, seeds=a.seeds, n_tokens=a.n_tokens,
                      init=a.init, init_text=a.init_text, lr=a.lr, weight_decay=a.weight_decay, warmup_steps=a.warmup_steps,
                      clip_norm=a.clip_norm, batch_size=a.batch_size, eval_batch_size=a.eval_batch_size, eval_every=a.eval_every,
-                     min_steps=a.min_steps, max_steps=a.max_steps, loss=a.loss, checkpoint_every=a.checkpoint_every,
+                     min_steps=a.min_steps, max_steps=a.max_steps, patience=a.patience, early_stopping=not a.no_early_stopping,
+                     loss=a.loss, checkpoint_every=a.checkpoint_every, max_len=a.max_len, data_seed=a.data_seed,
                      dtype=a.dtype, packing=not a.no_packing, out=a.out, resume=a.resume, force=a.force)
     run = tune(cfg)
-    print(read_summaries(run)[["seed", "best_step", "validation_accuracy", "test_accuracy", "stopped_early", "nan"]].to_string(index=False))
+    print(read_summaries(run)[["seed", "status", "best_step", "validation_accuracy", "test_accuracy"]].to_string(index=False))
     return 0
