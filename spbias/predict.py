@@ -4,25 +4,29 @@
 
 # %% ../nbs/13_predict.ipynb #66ef0219
 from __future__ import annotations
-import argparse, json
+import argparse, hashlib, json, math, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
-from .core import SpbiasError, atomic_write_text
+from .core import SpbiasError, atomic_write_text, move_aside
 from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
 from .metrics import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS  # the predictions TSV contract, defined where it is read
 
 # %% auto #0
-__all__ = ['load_run', 'predictions_frame', 'predict_run', 'read_testset', 'tuning_split_table', 'write_predictions', 'main']
+__all__ = ['load_run', 'usable', 'top_seeds', 'check_model', 'predictions_frame', 'predict_run', 'read_testset',
+           'tuning_split_table', 'write_predictions', 'main']
 
 # %% ../nbs/13_predict.ipynb #6a336425
 def load_run(run_dir:str|Path # a folder written by spbias.tune
             )->tuple[dict, list[dict]]:
-    "The run's config.json and, per finished seed, its seed, prompt embeddings [n, E] and summary."
+    "The run's config.json (with its `run_id`) and, per finished seed, its seed, prompt embeddings [n, E] and summary."
     run_dir = Path(run_dir)
     if not (run_dir/"config.json").exists():
         raise SpbiasError(f"{run_dir} is not a run folder (no config.json).", "pass a folder written by `spbias tune`.")
     config = json.loads((run_dir/"config.json").read_text())
+    if "run_id" not in config:  # a run folder from before run ids: an id from its whole config, marked as such
+        blob = json.dumps(dict(run=config["run"], model_fingerprint=config.get("model_fingerprint")), sort_keys=True)
+        config["run_id"] = "legacy-" + hashlib.sha256(blob.encode()).hexdigest()[:16]
     seeds = []
     for s in config["run"]["seeds"]:
         d = run_dir/f"seed-{s}"
@@ -30,6 +34,29 @@ def load_run(run_dir:str|Path # a folder written by spbias.tune
             seeds.append(dict(seed=s, embeddings=np.load(d/"prompt.npz")["embeddings"], summary=json.loads((d/"summary.json").read_text())))
     if not seeds: raise SpbiasError(f"{run_dir} holds no finished seed.", "let the run finish, or resume it with `spbias tune ... --resume`.")
     return config, seeds
+
+def usable(summary:dict)->bool:
+    "True when a seed finished with a finite validation accuracy (early stopped or at max_steps), so it may enter the top k."
+    v = summary.get("validation_accuracy")
+    finite = v is not None and math.isfinite(float(v))
+    return finite and (summary.get("usable", not summary.get("nan", False)))
+
+def top_seeds(seeds:list[dict], k:int|None)->list[dict]:
+    "The k usable seeds with the best validation accuracy (ties: the lower seed); all seeds when k is falsy."
+    if not k: return seeds
+    ok = sorted((s for s in seeds if usable(s["summary"])), key=lambda s: (-s["summary"]["validation_accuracy"], s["seed"]))
+    if len(ok) < k: warnings.warn(f"only {len(ok)} of the requested top {k} seeds finished with a finite validation accuracy: scoring {len(ok)}.")
+    if not ok: raise SpbiasError("no seed of the run finished with a finite validation accuracy.", "check the run's summaries (status); tune again.")
+    return ok[:k]
+
+def check_model(config:dict, model, mcfg, allow_mismatch:bool=False, run_dir:str|Path="the run"):
+    "Refuse a model whose fingerprint differs from the one `config` was tuned on (or warn, when allowed)."
+    from spbias.tune import weights_fingerprint
+    want, got = config.get("model_fingerprint"), weights_fingerprint(model, mcfg)
+    if want is None or want == got: return
+    msg = f"the loaded model (fingerprint {got}) is not the one {run_dir} was tuned on ({config['run'].get('model')}, fingerprint {want})."
+    if not allow_mismatch: raise SpbiasError(msg, "load the run's model, or pass --allow-model-mismatch if you mean to apply its prompts to another model.")
+    warnings.warn(msg + " Going on, as --allow-model-mismatch asks.")
 
 # %% ../nbs/13_predict.ipynb #57710575
 def _labels(col:pd.Series)->np.ndarray:
@@ -57,24 +84,34 @@ def predict_run(run_dir:str|Path, # a run folder
                 table:pd.DataFrame, # columns label, category, group, text (template_id kept if present)
                 model=None, # (model, tokenizer, ModelConfig) already loaded (default: load the run's model)
                 batch_size:int=64, # rows per scoring batch
-                progress:bool=True)->pd.DataFrame:
-    "The predictions table: every row of `table` scored by every finished seed of the run."
+                progress:bool=True,
+                top_k:int|None=None, # score only the k usable seeds with the best validation accuracy (None: every finished seed)
+                allow_model_mismatch:bool=False # score even when the model's fingerprint differs from the run's
+               )->pd.DataFrame:
+    "The predictions table: every row of `table` scored by every finished seed of the run (or its top k)."
     config, seeds = load_run(run_dir)
     run = config["run"]
     missing = {"label", "category", "group", "text"} - set(table.columns)
     if missing: raise SpbiasError(f"the test set has no column(s) {sorted(missing)}.", "give label, category, group, text.")
+    y = _labels(table.label)  # the data is checked before the model loads
+    seeds = top_seeds(seeds, top_k)
+    bad = [s["seed"] for s in seeds if not usable(s["summary"])]
+    if bad: warnings.warn(f"seed(s) {bad} of {run_dir} did not finish with a finite validation accuracy "
+                          f"(status {[s['summary'].get('status', 'nan' if s['summary'].get('nan') else 'unknown') for s in seeds if s['seed'] in bad]}): "
+                          "scored, with a blank validation accuracy, so no top-k selection takes them.")
     if model is None:
         from spbias.checkpoint import load_model
         model = load_model(run["model"], dtype=run.get("dtype", "float32"))
     m, tokenizer, mcfg = model
+    check_model(config, m, mcfg, allow_model_mismatch, run_dir)
     ids = encode_texts(tokenizer, table.text.astype(str).tolist(), run.get("max_len", 128))
     pad = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
     prompts = np.stack([s["embeddings"] for s in seeds])
     scores, _ = score_texts(m, prompts, ids, config["label_token_ids"], batch_size, tuple(run.get("buckets", DEFAULT_BUCKETS)),
                             pad_id=pad, progress=progress)
-    y = _labels(table.label)
-    return pd.concat([predictions_frame(table, y, sc, run["model"], Path(run_dir).name, run["dataset"], s["seed"],
-                                        s["summary"].get("validation_accuracy"), s["summary"].get("test_accuracy"))
+    va = lambda s: s["summary"].get("validation_accuracy") if usable(s["summary"]) else None
+    return pd.concat([predictions_frame(table, y, sc, run["model"], config["run_id"], run["dataset"], s["seed"],
+                                        va(s), s["summary"].get("test_accuracy"))
                       for s, sc in zip(seeds, scores)], ignore_index=True)
 
 # %% ../nbs/13_predict.ipynb #4b1d915c
@@ -97,19 +134,26 @@ def write_predictions(df:pd.DataFrame, path:str|Path)->Path:
 # %% ../nbs/13_predict.ipynb #a2c9128f
 def main(argv:list[str]|None=None)->int:
     "spbias predict: score a bias test set with every seed of a run."
-    p = argparse.ArgumentParser(prog="spbias predict", description="Score a test set with every seed of a tuning run.")
+    p = argparse.ArgumentParser(prog="spbias predict", description="Score a test set with every seed of a tuning run.",
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--run", required=True, help="run folder written by spbias tune")
     p.add_argument("--testset", required=True, help="TSV: label, category, group, text[, template_id] (header optional), "
                    "or train / validation / test to score a split of the run's tuning set")
     p.add_argument("--out", required=True, help="predictions TSV to write")
-    p.add_argument("--batch-size", type=int, default=64)
+    p.add_argument("--top-k", type=int, default=None, help="score only the k usable seeds with the best validation accuracy (default: every finished seed)")
+    p.add_argument("--batch-size", type=int, default=64, help="rows per scoring batch")
+    p.add_argument("--allow-model-mismatch", action="store_true", help="score even if the model differs from the one the run was tuned on")
+    p.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = p.parse_args(argv)
+    if Path(a.out).exists() and not a.force:
+        raise SpbiasError(f"{a.out} exists.", "choose another --out, or pass --force to move the old file aside (nothing is deleted).")
     if a.testset in ("train", "validation", "test"):
         from spbias.data import load_sentiment
         run = load_run(a.run)[0]["run"]
         table = tuning_split_table(load_sentiment(run["dataset"], run["data_dir"], split=a.testset, mapping=run["mapping"]), a.testset)
     else: table = read_testset(a.testset)
-    pred = predict_run(a.run, table, batch_size=a.batch_size)
+    pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k, allow_model_mismatch=a.allow_model_mismatch)
+    if Path(a.out).exists(): print(f"--force: moved the old {a.out} aside to {move_aside(a.out)}")
     write_predictions(pred, a.out)
     acc = pred.assign(ok=pred.y_true == pred.y_pred).groupby("seed").ok.mean()
     print(f"wrote {len(pred)} rows to {a.out}; accuracy per seed: " + ", ".join(f"{s}: {v:.3f}" for s, v in acc.items()))

@@ -116,13 +116,9 @@ def load_soft_prompt(run:str|Path, # run folder of `spbias tune`
                      seed:int|None=None # which seed; default the best by validation accuracy
                     )->tuple[np.ndarray, int]:
     "The tuned input embeddings `[n, E]` of one finished seed of a run (`spbias.predict.load_run`), and that seed."
-    from spbias.predict import load_run
+    from spbias.predict import load_run, top_seeds
     _, seeds = load_run(run)
-    if seed is None:
-        def val(s):
-            v = s["summary"].get("validation_accuracy")
-            return -1.0 if v is None or math.isnan(v) else float(v)
-        got = max(seeds, key=lambda s: (val(s), -s["seed"]))
+    if seed is None: got = top_seeds(seeds, 1)[0]  # the best usable seed: a diverged one is never chosen
     else:
         got = next((s for s in seeds if s["seed"] == seed), None)
         if got is None: raise SpbiasError(f"run {run} has no prompt for seed {seed} (it has {[s['seed'] for s in seeds]}).", "pass one of those seeds.")
@@ -304,6 +300,7 @@ def main_predict(argv:list[str]|None=None)->int:
     ap.add_argument("--prompt", default=DEFAULT_PROMPT, help=r"prompt template holding {statement} (\n for a newline)")
     ap.add_argument("--prompt-run", default=None, help="run folder of `spbias tune`: put its soft prompt in front")
     ap.add_argument("--seed", type=int, default=None, help="seed of --prompt-run (default: best validation accuracy)")
+    ap.add_argument("--allow-model-mismatch", action="store_true", help="use --prompt-run even if --model is not the model it was tuned on")
     ap.add_argument("--templates", default=None, help="templates CSV, to add a domain column")
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"])
@@ -322,6 +319,8 @@ def main_predict(argv:list[str]|None=None)->int:
         model, tok, cfg = load_model(a.model, dtype=a.dtype)
         soft = None
         if a.prompt_run:
+            from spbias.predict import load_run, check_model
+            check_model(load_run(a.prompt_run)[0], model, cfg, a.allow_model_mismatch, a.prompt_run)
             soft, seed = load_soft_prompt(a.prompt_run, a.seed)
             if soft.shape[1] != cfg.embed_dim:
                 raise SpbiasError(f"the soft prompt of {a.prompt_run} is {soft.shape[1]} wide but {a.model} embeds in {cfg.embed_dim}.",
