@@ -26,7 +26,7 @@ def _read_one(path:Path)->pd.DataFrame:
     path = Path(path)
     if not path.is_file(): raise SpbiasError(f"predictions file {path} not found.", "pass TSV files written by `spbias predict`.")
     df = pd.read_csv(path, sep="\t", quoting=csv.QUOTE_NONE, keep_default_na=False, low_memory=False,
-                     dtype={c: str for c in BASE_COLUMNS},
+                     dtype={c: str for c in BASE_COLUMNS + ["template_id"]},
                      na_values={c: ["", "nan", "NaN", "NA"] for c in OPTIONAL_COLUMNS})
     missing = [c for c in BASE_COLUMNS if c not in df.columns]
     if missing: raise SpbiasError(f"{path} lacks columns {missing}.", f"write a header with {' '.join(BASE_COLUMNS)}.")
@@ -36,21 +36,31 @@ def _read_one(path:Path)->pd.DataFrame:
         if bad.any(): raise SpbiasError(f"{path}, data row {int(np.argmax(bad)) + 1}: {c} is {df[c][bad].iloc[0]!r}, not 0, 1 or 2.",
                                         "use labels 0 (negative), 1 (neutral), 2 (positive).")
         df[c] = v.astype(np.int8)
-    return df
-
-def load_predictions(paths:list|str|Path # predictions TSVs (or folders: every *.tsv below)
-                    )->pd.DataFrame:
-    "All predictions in one table, with a `run` column naming each tuned prompt."
-    files = []
-    for p in ([paths] if isinstance(paths, (str, Path)) else paths):
-        p = Path(p); files += sorted(p.rglob("*.tsv")) if p.is_dir() else [p]
-    if not files: raise SpbiasError("no predictions files given.", "pass TSV files or folders holding them.")
-    df = pd.concat([_read_one(f) for f in files], ignore_index=True)
     df["run"] = df["run_id"]
     if "seed" in df:
         s = pd.to_numeric(df["seed"], errors="coerce").astype("Int64")
         df["run"] = df["run"].where(s.isna(), df["run_id"] + "/seed-" + s.astype(str))
     return df
+
+def load_predictions(paths:list|str|Path # predictions TSVs (or folders: every *.tsv below)
+                    )->pd.DataFrame:
+    "All predictions in one table, with a `run` column naming each tuned prompt; a prompt read twice is an error."
+    files = []
+    for p in ([paths] if isinstance(paths, (str, Path)) else paths):
+        p = Path(p); files += sorted(p.rglob("*.tsv")) if p.is_dir() else [p]
+    if not files: raise SpbiasError("no predictions files given.", "pass TSV files or folders holding them.")
+    frames, seen = [], {}  # (model, dataset, run, category) -> the file that holds it
+    for f in files:
+        df = _read_one(f)
+        for k in df[["model", "dataset", "run", "category"]].drop_duplicates().itertuples(index=False, name=None):
+            if k in seen:
+                twice = Path(seen[k]).resolve() == Path(f).resolve()
+                raise SpbiasError((f"{f} is given twice" if twice else f"{seen[k]} and {f} both hold") +
+                                  f" the predictions of prompt {k[2]} (model {k[0]}, tuned on {k[1]}) for {k[3]}; they would be counted as more runs than there are.",
+                                  "pass each run's predictions once; if these are different runs, give them distinct run_ids (spbias predict writes the run's config hash).")
+            seen[k] = f
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
 
 # %% ../nbs/22_metrics.ipynb #e946a094
 def _rate(num, den):
