@@ -4,7 +4,7 @@
 
 # %% ../nbs/22_metrics.ipynb #98313826
 from __future__ import annotations
-import argparse, csv, json, sys
+import argparse, csv, json, sys, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text
@@ -134,11 +134,20 @@ def run_gaps(gm:pd.DataFrame, # per-group table (group_metrics)
 
 # %% ../nbs/22_metrics.ipynb #70fc792a
 def top_runs(df:pd.DataFrame, # predictions or per-group table with model, dataset, run
-             k:int|None=5, by:str="validation_accuracy")->pd.DataFrame:
-    "Rows of the k best runs per model and dataset by `by` (all runs when the column is absent or k falsy)."
+             k:int|None=5, # prompts kept per model and dataset (None or 0: all)
+             by:str="validation_accuracy")->pd.DataFrame:
+    "Rows of the k best prompts per model and dataset by a finite `by` (all when the column is absent or all NaN, or k falsy)."
     if not k or by not in df or df[by].isna().all(): return df
     r = df.groupby(["model", "dataset", "run"]).agg(score=(by, "first")).reset_index()
-    r = r.sort_values(["model", "dataset", "score", "run"], ascending=[True, True, False, True], na_position="last")
+    r["finite"] = np.isfinite(r.score.to_numpy(float)); what = by.replace("_", " ")
+    for (m, d), g in r.groupby(["model", "dataset"]):
+        if not g.finite.all():
+            warnings.warn(f"{m}/{d}: {(~g.finite).sum()} prompt(s) without a finite {what} (diverged or never evaluated) left out: "
+                          + ", ".join(g.run[~g.finite]))
+        if g.finite.sum() < k and not g.finite.all():
+            warnings.warn(f"only {g.finite.sum()} of the requested top {k} prompts of {m}/{d} have a finite {what}")
+        elif len(g) < k: warnings.warn(f"only {len(g)} prompts of {m}/{d} are available for the requested top {k}")
+    r = r[r.finite].sort_values(["model", "dataset", "score", "run"], ascending=[True, True, False, True])
     best = r.groupby(["model", "dataset"]).head(k)
     return df.merge(best[["model", "dataset", "run"]], on=["model", "dataset", "run"])
 
