@@ -4,18 +4,18 @@
 
 # %% ../nbs/40_sweep.ipynb #0f92fad3
 from __future__ import annotations
-import argparse, fnmatch, hashlib, json, sys, time, traceback
+import argparse, ast, dataclasses, fnmatch, hashlib, json, sys, time, traceback
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from typing import Callable
 import pandas as pd, yaml
 import spbias
-from .core import SpbiasError, atomic_write_json, parse_seeds, repo_root
+from .core import SpbiasError, atomic_write_json, parse_seeds, repo_root, move_aside
 
 # %% auto #0
-__all__ = ['MANIFEST', 'Sweep', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand', 'parse_shard', 'shard',
-           'write_manifest', 'is_complete', 'papermill_executor', 'default_notebook', 'SweepResult', 'run_sweep',
-           'subsample_bias_set', 'bias_set', 'main']
+__all__ = ['MANIFEST', 'RUN_MARK', 'Sweep', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand', 'parse_shard',
+           'shard', 'write_manifest', 'is_complete', 'papermill_executor', 'notebook_parameters', 'resolve_params',
+           'default_notebook', 'SweepResult', 'run_sweep', 'subsample_bias_set', 'bias_set', 'main']
 
 # %% ../nbs/40_sweep.ipynb #152caf4a
 _GRID_KEYS = ("models", "datasets", "lr", "n_tokens", "seeds")
@@ -170,6 +170,29 @@ def papermill_executor(notebook:Path, # the tuning notebook
                         progress_bar=progress, cwd=str(output.parent),
                         stdout_file=sys.stdout if log_output else None, stderr_file=sys.stderr if log_output else None)
 
+def notebook_parameters(nb:str|Path # a notebook with a cell tagged `parameters`
+                       )->dict:
+    "The names and default values of a notebook's `parameters` cell (papermill's tag)."
+    import nbformat
+    cells = [c for c in nbformat.read(str(nb), as_version=4).cells if "parameters" in c.get("metadata", {}).get("tags", [])]
+    if not cells: raise SpbiasError(f"{nb} has no cell tagged 'parameters'.", "tag the tuning notebook's parameters cell 'parameters' (papermill's convention).")
+    out = {}
+    for node in ast.parse(cells[0].source).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            out[node.targets[0].id] = ast.literal_eval(node.value)
+    return out
+
+_GRID_PARAMS = ("model", "dataset", "lr", "n_tokens", "seeds", "out_dir")  # set per run by the grid
+
+def resolve_params(sweep:Sweep, defaults:dict # the tuning notebook's parameters (notebook_parameters)
+                  )->Sweep:
+    "The sweep with `params` completed by the notebook's defaults: what every run really gets."
+    known = [k for k in defaults if k not in _GRID_PARAMS]
+    unknown = sorted(set(sweep.params) - set(known))
+    if unknown: raise SpbiasError(f"sweep {sweep.name!r}: params {unknown} are not parameters of the tuning notebook.",
+                                  f"use only: {', '.join(sorted(known))}.")
+    return dataclasses.replace(sweep, params={**{k: defaults[k] for k in known}, **sweep.params})
+
 def default_notebook()->Path:
     "The tuning notebook `nbs/runs/tune.ipynb` of the repository."
     root = repo_root()
@@ -192,13 +215,35 @@ def _one_line(e:BaseException)->str:
     msg = str(e).strip().splitlines()
     return f"{type(e).__name__}: {msg[-1] if msg else ''}"[:300]
 
+RUN_MARK = "sweep_run.json"  # written into a run folder before its notebook runs
+
+def _claim(run:Run, out:Path, force:bool, log)->str|None:
+    "Make the run's folder ready under the no-overwrite rule; an error message when it is refused."
+    folder, nbp = run.folder(out), run.notebook(out)
+    if folder.exists() and any(folder.iterdir()):
+        try: mark = json.loads((folder/RUN_MARK).read_text())
+        except (OSError, ValueError): mark = {}
+        if mark.get("config_hash") != run.config_hash:
+            if not force: return (f"{folder} holds another configuration or other files (config {mark.get('config_hash', 'unknown')}, "
+                                  f"this run {run.config_hash}); pass --force to move it aside (nothing is deleted)")
+            log(f"  --force: moved {folder} aside to {move_aside(folder)}")
+    if nbp.exists(): move_aside(nbp, "attempt")  # an earlier attempt's executed notebook: kept beside the new one
+    atomic_write_json(folder/RUN_MARK, dict(run_id=run.run_id, config_hash=run.config_hash, parameters=run.parameters(out)))
+    return None
+
 def run_sweep(sweep:Sweep, out:Path|None=None, # output root (default: the sweep's `out`, under the repository root when relative)
               shard_spec:str="0/1", only:str|None=None, dry_run:bool=False,
               executor:Callable|None=None, # (notebook, output, parameters) -> None, raises on failure
-              notebook:Path|None=None, log=print)->SweepResult:
+              notebook:Path|None=None, log=print,
+              force:bool=False # move run folders that hold another configuration aside instead of refusing them
+             )->SweepResult:
     "Execute this machine's share of a sweep, skipping complete runs and isolating failures."
     out = Path(out or sweep.out)
     if not out.is_absolute(): out = (repo_root() or Path.cwd())/out
+    nb = Path(notebook or sweep.notebook or default_notebook())
+    if not nb.is_absolute() and not nb.exists(): nb = (repo_root() or Path.cwd())/nb
+    if not nb.is_file(): raise SpbiasError(f"tuning notebook {nb} not found.", "pass --notebook, or set notebook: in the sweep file.")
+    sweep = resolve_params(sweep, notebook_parameters(nb))
     i, n = parse_shard(shard_spec)
     runs = shard(expand(sweep), i, n)
     if only: runs = [r for r in runs if fnmatch.fnmatch(r.run_id, only)]
@@ -207,15 +252,17 @@ def run_sweep(sweep:Sweep, out:Path|None=None, # output root (default: the sweep
     log(f"sweep {sweep.name}: shard {i}/{n}: {len(runs)} runs, {len(res.skipped)} complete, {len(todo)} to run -> {out}")
     if dry_run:
         res.planned = [r.run_id for r in todo]
-        for r in todo: log(f"  would run {r.run_id}  [{r.config_hash}]")
+        for r in todo:
+            log(f"  would run {r.run_id}  [{r.config_hash}]")
+            log("      " + ", ".join(f"{k}={v!r}" for k, v in sorted(r.parameters(out).items())))
         return res
     executor = executor or papermill_executor
-    nb = Path(notebook or sweep.notebook or default_notebook())
-    if not nb.is_absolute() and not nb.exists(): nb = (repo_root() or Path.cwd())/nb
     for k, r in enumerate(todo, 1):
         log(f"[{k}/{len(todo)}] {r.run_id}")
         t0 = time.time()
         try:
+            refused = _claim(r, out, force, log)
+            if refused: raise SpbiasError(refused)
             executor(nb, r.notebook(out), r.parameters(out))
             write_manifest(r, out, time.time() - t0)
             res.done.append(r.run_id)
@@ -264,10 +311,11 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--only", default=None, help="run only ids matching this fnmatch pattern, e.g. '*opt-125m/sst5/*'")
     ap.add_argument("--out", default=None, help="output root (default: the sweep's out:)")
     ap.add_argument("--notebook", default=None, help="tuning notebook (default: the sweep's notebook: or nbs/runs/tune.ipynb)")
+    ap.add_argument("--force", action="store_true", help="move run folders that hold another configuration aside (default: refuse them)")
     a = ap.parse_args(argv)
     sweep = load_sweep(a.sweep)
     res = run_sweep(sweep, out=a.out, shard_spec=a.shard, only=a.only, dry_run=a.dry_run,
-                    notebook=Path(a.notebook) if a.notebook else None)
+                    notebook=Path(a.notebook) if a.notebook else None, force=a.force)
     if a.dry_run: return 0
     print(f"sweep {sweep.name}: {len(res.done)} done, {len(res.skipped)} already complete, {len(res.failed)} failed")
     if res.failed:

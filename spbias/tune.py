@@ -18,9 +18,9 @@ from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 
 # %% auto #0
-__all__ = ['SEED_LOOPS', 'FINISHED', 'STATUSES', 'USABLE', 'TuneConfig', 'should_stop', 'make_optimizer', 'make_train_step',
-           'weights_fingerprint', 'run_id', 'run_state', 'evaluate', 'make_batcher', 'train_batch', 'tune',
-           'read_summaries', 'main']
+__all__ = ['SEED_LOOPS', 'FINISHED', 'PRE_RUN_FILES', 'STATUSES', 'USABLE', 'TuneConfig', 'should_stop', 'make_optimizer',
+           'make_train_step', 'weights_fingerprint', 'run_id', 'run_state', 'evaluate', 'make_batcher', 'train_batch',
+           'tune', 'read_summaries', 'main']
 
 # %% ../nbs/12_tune.ipynb #a4573a7a
 @dataclass(frozen=True)
@@ -166,10 +166,12 @@ def run_id(identity:dict, model_fingerprint:str, table_hash:str)->str:
 
 FINISHED = "finished.json"  # written last: the run is complete
 
+PRE_RUN_FILES = ("sweep_run.json", "notebook_parameters.json")  # what a sweep and the run notebook write before tuning starts
+
 def run_state(out:Path, rid:str)->str:
     "What `out` holds: 'empty', 'finished' or 'partial' (this run), or 'other' (another run, or files that are no run)."
     out = Path(out)
-    if not out.exists() or not any(out.iterdir()): return "empty"
+    if not out.exists() or all(p.name in PRE_RUN_FILES for p in out.iterdir()): return "empty"
     try: old = json.loads((out/"config.json").read_text())
     except (OSError, ValueError): return "other"
     if old.get("run_id") != rid: return "other"
