@@ -53,7 +53,7 @@ def real_run(a):
         test = test.sample(a.test_limit, random_state=0)
     table = pd.concat([table[table.split != "test"], test], ignore_index=True)
     cfg = TuneConfig(model="smollm2", dataset="sst5", seeds=a.seeds, n_tokens=8, lr=a.lr, batch_size=16, eval_every=a.eval_every,
-                     eval_batch_size=64, min_steps=a.max_steps, max_steps=a.max_steps, checkpoint_every=0, buckets=tuple(a.buckets),
+                     eval_batch_size=64, min_steps=0, max_steps=a.max_steps, early_stopping=False, checkpoint_every=0, buckets=tuple(a.buckets),
                      loss=a.loss, out=a.out, force=True)
     run = tune(cfg, model=model, table=table)
     wall = time.time() - t0

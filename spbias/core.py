@@ -73,7 +73,9 @@ def atomic_write_bytes(path:str|Path, # destination file
     "Write `data` to `path` atomically (temporary file in the same folder, then rename)."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    mask = os.umask(0); os.umask(mask)
     try:
+        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600 files: give results the permissions any new file gets
         with os.fdopen(fd, "wb") as f:
             f.write(data); f.flush(); os.fsync(f.fileno())
         os.replace(tmp, path)
