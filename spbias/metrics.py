@@ -4,16 +4,19 @@
 
 # %% ../nbs/22_metrics.ipynb #98313826
 from __future__ import annotations
-import argparse, csv, json, sys, warnings
+import argparse, csv, json, sys, warnings, zlib
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text
 from .data import LABEL_NAMES
 
 # %% auto #0
-__all__ = ['BASE_COLUMNS', 'OPTIONAL_COLUMNS', 'CLASS_NAMES', 'METRICS', 'KEYS', 'PAPERS_SELECTION', 'GAP_COLUMNS',
+__all__ = ['BASE_COLUMNS', 'OPTIONAL_COLUMNS', 'CLASS_NAMES', 'METRICS', 'KEYS', 'PAPERS_SELECTION', 'CI_METHODS', 'ALPHA',
+           'SD_TINY', 'ADJUST', 'FAMILY', 'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'SUMMARY_KEYS',
            'load_predictions', 'confusion', 'rates', 'group_metrics', 'select_groups', 'run_gaps', 'top_runs',
-           'summarise', 'per_run_gaps', 'gap_table', 'table2', 'table2_wide', 'main_gaps', 'main_table2']
+           'ci_method', 'testable', 'interval', 'adjust_pvalues', 'significance', 'summarise', 'per_run_gaps',
+           'template_counts', 'resampled_gaps', 'bootstrap_p', 'bootstrap_summary', 'gap_table', 'gap_tables', 'table2',
+           'table2_wide', 'main_gaps', 'main_table2']
 
 # %% ../nbs/22_metrics.ipynb #adfa8fe4
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
@@ -132,7 +135,7 @@ def run_gaps(gm:pd.DataFrame, # per-group table (group_metrics)
     long["gap"] = long.value - long.centroid
     return long
 
-# %% ../nbs/22_metrics.ipynb #70fc792a
+# %% ../nbs/22_metrics.ipynb #13333048
 def top_runs(df:pd.DataFrame, # predictions or per-group table with model, dataset, run
              k:int|None=5, # prompts kept per model and dataset (None or 0: all)
              by:str="validation_accuracy")->pd.DataFrame:
@@ -151,38 +154,190 @@ def top_runs(df:pd.DataFrame, # predictions or per-group table with model, datas
     best = r.groupby(["model", "dataset"]).head(k)
     return df.merge(best[["model", "dataset", "run"]], on=["model", "dataset", "run"])
 
-def _ci_halfwidth(s, n, ci):
-    if ci == "normal": z = 1.96
-    elif ci == "t":
-        from scipy.stats import t as student
-        z = student.ppf(0.975, np.maximum(n - 1, 1))
-    else: raise SpbiasError(f"ci {ci!r} is unknown.", "use normal or t.")
-    return z * s / np.sqrt(n)
+# %% ../nbs/22_metrics.ipynb #117b2127
+CI_METHODS = {"t": "Student t", "papers": "normal, z = 1.96 (the papers)", "bootstrap": "bootstrap over prompts and templates"}
+ALPHA = 0.05      # two-sided level: 95% intervals, significant at p < 0.05
+SD_TINY = 1e-12   # an sd at or below this (the rounding of equal gaps) counts as 0
 
+def ci_method(ci:str # "t", "papers" (or its old name "normal") or "bootstrap"
+             )->str:
+    "The canonical name of an interval method."
+    ci = {"normal": "papers"}.get(ci, ci)
+    if ci not in CI_METHODS: raise SpbiasError(f"ci {ci!r} is unknown.", f"use one of: {', '.join(CI_METHODS)} (normal is papers).")
+    return ci
+
+def testable(s, n)->np.ndarray:
+    "Where a mean of n values with sd s can be tested: n ≥ 2 and s finite and above 0."
+    s, n = np.asarray(s, float), np.asarray(n, float)
+    return (n >= 2) & np.isfinite(s) & (s > SD_TINY)
+
+def interval(mean, s, n, # mean, sd (ddof 1) and number of the per-run gaps (arrays)
+             ci:str="t")->tuple[np.ndarray, np.ndarray, np.ndarray]:
+    "95% CI bounds and two-sided p-value against 0: Student t with n−1 df, or the papers' normal (z = 1.96)."
+    from scipy import stats
+    ci = ci_method(ci)
+    if ci == "bootstrap": raise SpbiasError("the bootstrap interval needs the predictions, not only the per-run gaps.", "use gap_table(preds, ci='bootstrap').")
+    mean, s, n = (np.asarray(x, float) for x in (mean, s, n))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = mean / (s / np.sqrt(n))
+        if ci == "t": df = np.maximum(n - 1, 1); crit, p = stats.t.ppf(1 - ALPHA / 2, df), 2 * stats.t.sf(np.abs(z), df)
+        else: crit, p = 1.96, 2 * stats.norm.sf(np.abs(z))
+        half = crit * s / np.sqrt(n)
+    return mean - half, mean + half, np.where(testable(s, n), p, np.nan)
+
+# %% ../nbs/22_metrics.ipynb #c7a7ec03
+ADJUST = {"none": None, "holm": "holm", "bh": "fdr_bh"}  # --adjust name: statsmodels' method
+FAMILY = ["model", "dataset", "category", "metric"]     # one family of tests: an attribute's groups, per model, tuning set, metric
+
+def _check_adjust(adjust):
+    if adjust not in ADJUST: raise SpbiasError(f"adjust {adjust!r} is unknown.", "use none, holm or bh.")
+
+def adjust_pvalues(t:pd.DataFrame, # FAMILY columns and p_value
+                   adjust:str="none")->np.ndarray: # "none", "holm" or "bh"
+    "p-values adjusted within each family (Holm or Benjamini–Hochberg, statsmodels); NaN p-values stay NaN."
+    _check_adjust(adjust)
+    p = t.p_value.to_numpy(float)
+    if ADJUST[adjust] is None: return p.copy()
+    from statsmodels.stats.multitest import multipletests
+    out = np.full_like(p, np.nan)
+    for idx in t.groupby(FAMILY, sort=False).indices.values():
+        idx = idx[~np.isnan(p[idx])]
+        if len(idx): out[idx] = multipletests(p[idx], alpha=ALPHA, method=ADJUST[adjust])[1]
+    return out
+
+def significance(t:pd.DataFrame, # gap_mean, ci_low, ci_high, p_value (and p_adjusted with an adjustment)
+                 adjust:str="none")->np.ndarray:
+    "+1/−1/0 per row: with an adjustment the gap's sign where p_adjusted < 0.05, else the CI rule; 0 where p is NaN."
+    _check_adjust(adjust)
+    if ADJUST[adjust]: s = np.sign(t.gap_mean.to_numpy(float)) * (t.p_adjusted.to_numpy(float) < ALPHA)
+    else: s = np.select([t.ci_low > 0, t.ci_high < 0], [1, -1], 0)
+    return np.where(np.isnan(t.p_value.to_numpy(float)), 0, np.nan_to_num(s)).astype(int)
+
+# %% ../nbs/22_metrics.ipynb #68888adf
 GAP_COLUMNS = ["model", "dataset", "category", "group", "metric", "gap_mean", "ci_low", "ci_high", "n_runs", "significance"]
+STAT_COLUMNS = ["ci_method", "p_value", "p_adjusted", "adjust"]
+BOOT_COLUMNS = ["n_boot", "n_templates"]
+SUMMARY_KEYS = ["model", "dataset", "category", "group", "metric"]
 
-def summarise(gaps:pd.DataFrame, # per-run gaps (run_gaps)
-              ci:str="normal" # "normal" (mean ± 1.96 s/√n) or "t" (Student's t with n−1 df)
-             )->pd.DataFrame:
-    "The gap table: mean gap, 95% CI, number of runs and significance sign per model/dataset/category/group/metric."
-    g = gaps.groupby(["model", "dataset", "category", "group", "metric"], sort=False)
+def _across(gaps):
+    g = gaps.groupby(SUMMARY_KEYS, sort=False)
     out = g.gap.agg(gap_mean="mean", s="std", n_runs="count").reset_index()
     out["value_mean"] = g.value.mean().to_numpy()
-    half = _ci_halfwidth(out.s.to_numpy(), out.n_runs.to_numpy(), ci)
-    out["ci_low"], out["ci_high"] = out.gap_mean - half, out.gap_mean + half
-    out["significance"] = np.select([out.ci_low > 0, out.ci_high < 0], [1, -1], 0)
-    return out[GAP_COLUMNS + ["value_mean"]]
+    return out
+
+def _finish(out, ci, adjust):
+    out["ci_method"], out["adjust"] = ci, adjust
+    out["p_adjusted"] = adjust_pvalues(out, adjust)
+    out["significance"] = significance(out, adjust)
+    return out[GAP_COLUMNS + STAT_COLUMNS + (BOOT_COLUMNS if ci == "bootstrap" else []) + ["value_mean"]]
+
+def summarise(gaps:pd.DataFrame, # per-run gaps (run_gaps)
+              ci:str="t", # "t" (Student t, n−1 df) or "papers" (mean ± 1.96 s/√n; alias "normal")
+              adjust:str="none" # "none", "holm" or "bh" within model × dataset × category × metric
+             )->pd.DataFrame:
+    "The gap table: mean gap, 95% CI, runs, p-values and significance per model/dataset/category/group/metric."
+    ci = ci_method(ci); _check_adjust(adjust)
+    out = _across(gaps)
+    out["ci_low"], out["ci_high"], out["p_value"] = interval(out.gap_mean, out.s, out.n_runs, ci)
+    return _finish(out, ci, adjust)
 
 def per_run_gaps(preds:pd.DataFrame, # predictions (load_predictions)
                  top_k:int|None=5, centroid:str="mean", select:dict|str|None=None, metrics:list[str]=METRICS)->pd.DataFrame:
     "Predictions → per-run gaps (`run_gaps`) of the top-k runs' selected groups."
     return run_gaps(select_groups(group_metrics(top_runs(preds, top_k)), select), centroid, metrics)
 
+# %% ../nbs/22_metrics.ipynb #261fd070
+def _require_template_ids(df):
+    if "template_id" not in df or (df.template_id.isna() | (df.template_id.astype(str).str.strip() == "")).any():
+        raise SpbiasError("the bootstrap over templates needs a template_id on every row, and these predictions lack it.",
+                          "score a bias set written by `spbias templates` (it has template_id) with `spbias predict`, or use --ci t.")
+
+def template_counts(df:pd.DataFrame # predictions with run and template_id
+                   )->dict:
+    "Per (model, dataset, category): its model/dataset's prompts, its templates and groups, and counts `N[P, T, G, 9]`."
+    _require_template_ids(df)
+    out = {}
+    for (m, d), md in df.groupby(["model", "dataset"], sort=True):
+        runs = sorted(md.run.unique())
+        for c, sub in md.groupby("category", sort=True):
+            p = pd.Categorical(sub.run, runs).codes.astype(np.int64)
+            t, tpls = pd.factorize(sub.template_id, sort=True); g, groups = pd.factorize(sub.group, sort=True)
+            cell = 3 * sub.y_true.to_numpy(np.int64) + sub.y_pred.to_numpy(np.int64)
+            shape = (len(runs), len(tpls), len(groups), 9)
+            N = np.bincount(np.ravel_multi_index((p, t, g, cell), shape), minlength=int(np.prod(shape))).reshape(shape)
+            out[(m, d, c)] = (runs, list(tpls), list(groups), N)
+    return out
+
+def resampled_gaps(N:np.ndarray, # counts [P prompts, T templates, G groups, 9 cells]
+                   w_prompt:np.ndarray, # [B, P] times each prompt is drawn
+                   w_template:np.ndarray, # [B, T] times each template is drawn
+                   metrics:list[str]=METRICS, centroid:str="mean")->dict[str, np.ndarray]:
+    "Per metric, the mean gap of each group over the drawn prompts in each resample: `[B, G]`."
+    C = np.einsum("bt,ptgc->bpgc", w_template.astype(float), N.astype(float), optimize=True)   # [B, P, G, 9]
+    B, P, G = C.shape[:3]
+    r, out = rates(C.reshape(-1, 3, 3)), {}
+    for m in metrics:
+        v = r[m].reshape(B, P, G)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)   # a prompt with no defined group in a resample: NaN centroid
+            gap = v - (np.nanmean if centroid == "mean" else np.nanmedian)(v, axis=2, keepdims=True)
+        w = w_prompt[:, :, None] * np.isfinite(gap)            # [B, P, G]: a prompt counts where its gap is defined
+        out[m] = np.divide((w * np.nan_to_num(gap)).sum(1), w.sum(1), out=np.full((B, G), np.nan), where=w.sum(1) > 0)
+    return out
+
+def bootstrap_p(means:np.ndarray, # resampled mean gaps (NaN: undefined in that resample)
+                n_boot:int)->float:
+    "Two-sided bootstrap p-value against 0: 2·min(share ≤ 0, share ≥ 0), floored at 1/(n_boot+1)."
+    x = means[np.isfinite(means)]
+    if not len(x): return np.nan
+    return float(min(1.0, max(2 * min((x <= 0).mean(), (x >= 0).mean()), 1 / (n_boot + 1))))
+
+# %% ../nbs/22_metrics.ipynb #cbc16909
+def _draws(seed, key, n, n_boot):
+    "Multinomial draw counts [n_boot, n], from a generator seeded by `seed` and the key's names."
+    rng = np.random.default_rng([int(seed), zlib.crc32("\x00".join(map(str, key)).encode())])
+    return rng.multinomial(n, np.full(n, 1 / n), size=n_boot)
+
+def bootstrap_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k prompts, selected groups)
+                      gaps:pd.DataFrame, # their per-run gaps (run_gaps)
+                      n_boot:int=2000, boot_seed:int=0, centroid:str="mean", metrics:list[str]=METRICS,
+                      chunk:int=250)->pd.DataFrame: # resamples computed at once
+    "Mean gap per row with a percentile 95% CI and p-value from the two-level bootstrap over prompts and templates."
+    if n_boot < 1: raise SpbiasError(f"n_boot {n_boot}: need at least one resample.", "pass --n-boot 2000.")
+    out, rows = _across(gaps), []
+    for (m, d, c), (runs, tpls, groups, N) in template_counts(preds).items():
+        wp, wt = _draws(boot_seed, (m, d), len(runs), n_boot), _draws(boot_seed, (m, d, c), len(tpls), n_boot)
+        parts = [resampled_gaps(N, wp[s:s + chunk], wt[s:s + chunk], metrics, centroid) for s in range(0, n_boot, chunk)]
+        for k in metrics:
+            mb = np.concatenate([p[k] for p in parts])   # [B, G]
+            for j, g in enumerate(groups):
+                x = mb[:, j][np.isfinite(mb[:, j])]
+                lo, hi = np.percentile(x, [2.5, 97.5]) if len(x) else (np.nan, np.nan)
+                rows.append(dict(model=m, dataset=d, category=c, group=g, metric=k, ci_low=lo, ci_high=hi,
+                                 p_value=bootstrap_p(mb[:, j], n_boot), n_templates=len(tpls)))
+    out = out.merge(pd.DataFrame(rows), on=SUMMARY_KEYS, how="left")
+    out["n_boot"] = n_boot
+    out["p_value"] = np.where(testable(out.s, out.n_runs), out.p_value, np.nan)
+    return out
+
 def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
-              top_k:int|None=5, centroid:str="mean", select:dict|str|None=None, ci:str="normal",
-              metrics:list[str]=METRICS)->pd.DataFrame:
+              top_k:int|None=5, centroid:str="mean", select:dict|str|None=None,
+              ci:str="t", # "t", "papers" (alias "normal") or "bootstrap"
+              adjust:str="none", # "none", "holm" or "bh"
+              metrics:list[str]=METRICS, n_boot:int=2000, boot_seed:int=0)->pd.DataFrame:
     "Predictions → gap table: top-k runs, per-run group metrics, gaps to the centroid, summary across runs."
-    return summarise(per_run_gaps(preds, top_k, centroid, select, metrics), ci)
+    return gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed)[0]
+
+def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="none", metrics=METRICS, n_boot=2000, boot_seed=0):
+    "`gap_table`, and the per-run gaps it summarises."
+    ci = ci_method(ci); _check_adjust(adjust)
+    if ci == "bootstrap": _require_template_ids(preds)   # fail before any work
+    top = top_runs(preds, top_k)
+    gm = select_groups(group_metrics(top), select)
+    gaps = run_gaps(gm, centroid, metrics)
+    if ci != "bootstrap": return summarise(gaps, ci, adjust), gaps
+    kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(pd.MultiIndex.from_frame(gm[["category", "group"]]))]
+    return _finish(bootstrap_summary(kept, gaps, n_boot, boot_seed, centroid, metrics), ci, adjust), gaps
 
 # %% ../nbs/22_metrics.ipynb #55fd638d
 def table2(gaps:pd.DataFrame, # gap table (gap_table or a gaps CSV)
