@@ -12,11 +12,11 @@ from .data import LABEL_NAMES
 
 # %% auto #0
 __all__ = ['BASE_COLUMNS', 'OPTIONAL_COLUMNS', 'CLASS_NAMES', 'METRICS', 'KEYS', 'PAPERS_SELECTION', 'CI_METHODS', 'ALPHA',
-           'SD_TINY', 'ADJUST', 'FAMILY', 'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'SUMMARY_KEYS',
-           'load_predictions', 'confusion', 'rates', 'group_metrics', 'select_groups', 'run_gaps', 'top_runs',
-           'ci_method', 'testable', 'interval', 'adjust_pvalues', 'significance', 'summarise', 'per_run_gaps',
-           'template_counts', 'resampled_gaps', 'bootstrap_p', 'bootstrap_summary', 'gap_table', 'gap_tables', 'table2',
-           'table2_wide', 'main_gaps', 'main_table2']
+           'SD_TINY', 'ADJUST', 'FAMILY', 'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'SUMMARY_KEYS', 'ADJUST_NAMES',
+           'FAMILY_TEXT', 'load_predictions', 'confusion', 'rates', 'group_metrics', 'select_groups', 'run_gaps',
+           'top_runs', 'ci_method', 'testable', 'interval', 'adjust_pvalues', 'significance', 'summarise',
+           'per_run_gaps', 'template_counts', 'resampled_gaps', 'bootstrap_p', 'bootstrap_summary', 'gap_table',
+           'gap_tables', 'method_note', 'table2', 'table2_wide', 'main_gaps', 'read_gaps', 'main_table2']
 
 # %% ../nbs/22_metrics.ipynb #adfa8fe4
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
@@ -58,7 +58,7 @@ def load_predictions(paths:list|str|Path # predictions TSVs (or folders: every *
         for k in df[["model", "dataset", "run", "category"]].drop_duplicates().itertuples(index=False, name=None):
             if k in seen:
                 twice = Path(seen[k]).resolve() == Path(f).resolve()
-                raise SpbiasError((f"{f} is given twice" if twice else f"{seen[k]} and {f} both hold") +
+                raise SpbiasError((f"{f} is given twice; it holds" if twice else f"{seen[k]} and {f} both hold") +
                                   f" the predictions of prompt {k[2]} (model {k[0]}, tuned on {k[1]}) for {k[3]}; they would be counted as more runs than there are.",
                                   "pass each run's predictions once; if these are different runs, give them distinct run_ids (spbias predict writes the run's config hash).")
             seen[k] = f
@@ -216,7 +216,7 @@ def significance(t:pd.DataFrame, # gap_mean, ci_low, ci_high, p_value (and p_adj
 # %% ../nbs/22_metrics.ipynb #68888adf
 GAP_COLUMNS = ["model", "dataset", "category", "group", "metric", "gap_mean", "ci_low", "ci_high", "n_runs", "significance"]
 STAT_COLUMNS = ["ci_method", "p_value", "p_adjusted", "adjust"]
-BOOT_COLUMNS = ["n_boot", "n_templates"]
+BOOT_COLUMNS = ["n_boot", "boot_seed", "n_templates"]
 SUMMARY_KEYS = ["model", "dataset", "category", "group", "metric"]
 
 def _across(gaps):
@@ -316,7 +316,7 @@ def bootstrap_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k
                 rows.append(dict(model=m, dataset=d, category=c, group=g, metric=k, ci_low=lo, ci_high=hi,
                                  p_value=bootstrap_p(mb[:, j], n_boot), n_templates=len(tpls)))
     out = out.merge(pd.DataFrame(rows), on=SUMMARY_KEYS, how="left")
-    out["n_boot"] = n_boot
+    out["n_boot"], out["boot_seed"] = n_boot, boot_seed
     out["p_value"] = np.where(testable(out.s, out.n_runs), out.p_value, np.nan)
     return out
 
@@ -339,52 +339,113 @@ def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="non
     kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(pd.MultiIndex.from_frame(gm[["category", "group"]]))]
     return _finish(bootstrap_summary(kept, gaps, n_boot, boot_seed, centroid, metrics), ci, adjust), gaps
 
-# %% ../nbs/22_metrics.ipynb #55fd638d
+# %% ../nbs/22_metrics.ipynb #1a66b8ef
+ADJUST_NAMES = {"holm": "Holm", "bh": "BH"}
+FAMILY_TEXT = "model × tuning set × attribute × metric"
+
+def _span(s:pd.Series, unit:str)->str:
+    lo, hi = int(s.min()), int(s.max())
+    return f"{lo}{'' if lo == hi else f'–{hi}'} {unit}{'' if hi == 1 else 's'}"
+
+def method_note(gaps:pd.DataFrame # a gap table (gap_table or a gaps CSV)
+               )->str:
+    "One line saying how a gap table's intervals were made, on how many prompts, and what counts as significant."
+    ns = "n = " + _span(gaps.groupby(["model", "dataset"]).n_runs.max(), "prompt") + " per model"
+    methods = sorted(gaps.ci_method.dropna().unique()) if "ci_method" in gaps else []
+    if len(methods) != 1: return f"95% CI: {'/'.join(methods) if methods else 'method not stated'}, {ns}"
+    if methods[0] == "bootstrap":
+        seed = f", seed {int(gaps.boot_seed.iloc[0])}" if "boot_seed" in gaps else ""
+        tpl = _span(gaps.groupby(["model", "dataset", "category"]).n_templates.max(), "template")
+        text = f"95% CI: bootstrap over prompts and templates ({int(gaps.n_boot.iloc[0])} resamples{seed}), {ns}, {tpl} per attribute"
+    else: text = f"95% CI: {CI_METHODS.get(methods[0], methods[0])}, {ns}"
+    adjust = gaps.adjust.dropna().unique().tolist() if "adjust" in gaps else []
+    if len(adjust) != 1: return text
+    if adjust[0] in ADJUST_NAMES:
+        return text + f"; significant where the {ADJUST_NAMES[adjust[0]]}-adjusted p < 0.05 (family: {FAMILY_TEXT})"
+    return text + "; significant where the CI excludes 0"
+
+# %% ../nbs/22_metrics.ipynb #c176caee
+def _join(s): return "/".join(sorted(set(map(str, s))))
+
 def table2(gaps:pd.DataFrame, # gap table (gap_table or a gaps CSV)
-           metrics:tuple=("positive_FPR", "negative_FPR"))->pd.DataFrame:
-    "Long Table 2: category, group, dataset, metric, net, n_above, n_below, n_models."
+           metrics:tuple=("positive_FPR", "negative_FPR"),
+           adjust:str|None=None # None: count `significance` as the gap table was made; "holm"/"bh"/"none": recount from p_value
+          )->pd.DataFrame:
+    "Long Table 2: category, group, dataset, metric, net, n_above, n_below, n_models, ci_method, adjust."
+    if adjust is not None:
+        _check_adjust(adjust)
+        if "p_value" not in gaps: raise SpbiasError("this gap table has no p_value column, so its significance cannot be recounted with an adjustment.",
+                                                    "remake it with `spbias gaps` (it writes p-values), or leave out --adjust.")
+        gaps = gaps.assign(p_adjusted=adjust_pvalues(gaps, adjust), adjust=adjust)
+        gaps = gaps.assign(significance=significance(gaps, adjust))
     g = gaps[gaps.metric.isin(metrics)].assign(above=lambda d: d.significance == 1, below=lambda d: d.significance == -1)
+    for c in ("ci_method", "adjust"): g[c] = g[c].fillna("unstated") if c in g else "unstated"
     out = g.groupby(["category", "group", "dataset", "metric"], sort=False).agg(
-        n_above=("above", "sum"), n_below=("below", "sum"), n_models=("model", "nunique")).reset_index()
+        n_above=("above", "sum"), n_below=("below", "sum"), n_models=("model", "nunique"),
+        ci_method=("ci_method", _join), adjust=("adjust", _join)).reset_index()
     out.insert(4, "net", out.n_above - out.n_below)
     return out
 
 def table2_wide(t2:pd.DataFrame)->pd.DataFrame:
-    "Table 2 as printed: rows category/group, columns dataset × metric, cells the net count."
-    return t2.pivot_table(index=["category", "group"], columns=["dataset", "metric"], values="net", aggfunc="first")
+    "Table 2 as printed: rows category/group, columns dataset × metric, cells the net count; then ci_method, adjust."
+    w = t2.pivot_table(index=["category", "group"], columns=["dataset", "metric"], values="net", aggfunc="first")
+    for c in ("ci_method", "adjust"): w[(c, "")] = _join(t2[c])   # how the counted significance was made
+    return w
 
-# %% ../nbs/22_metrics.ipynb #2eaea6b6
+# %% ../nbs/22_metrics.ipynb #a91409e3
+def _refuse_overwrite(paths, force:bool):
+    for p in paths:
+        if p is not None and Path(p).exists() and not force:
+            raise SpbiasError(f"{p} exists, and no command overwrites a result unless told to.", "pass --force to replace it, or choose another path.")
+
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
-    ap = argparse.ArgumentParser(prog="spbias gaps", description="Group-fairness gaps with 95% CIs across tuned prompts.")
+    ap = argparse.ArgumentParser(prog="spbias gaps", description="Group-fairness gaps with 95% CIs across tuned prompts.",
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("predictions", nargs="+", type=Path, help="predictions TSVs (or folders of them)")
     ap.add_argument("--out", type=Path, required=True, help="gap table CSV")
-    ap.add_argument("--top-k", type=int, default=5, help="best runs per model/dataset by validation accuracy (0: all)")
-    ap.add_argument("--centroid", choices=["mean", "median"], default="mean")
-    ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]}")
-    ap.add_argument("--ci", choices=["normal", "t"], default="normal")
+    ap.add_argument("--top-k", type=int, default=5, help="best prompts per model/dataset by validation accuracy (0: all)")
+    ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
+    ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
+    ap.add_argument("--ci", choices=["t", "papers", "normal", "bootstrap"], default="t",
+                    help="95%% CI: Student t; papers (mean ± 1.96 s/√n, old name normal); bootstrap over prompts and templates (needs template_id)")
+    ap.add_argument("--adjust", choices=list(ADJUST), default="none",
+                    help=f"adjust p-values within {FAMILY_TEXT} (Holm or Benjamini-Hochberg); significance is then adjusted p < 0.05")
+    ap.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples (--ci bootstrap)")
+    ap.add_argument("--boot-seed", type=int, default=0, help="bootstrap seed (--ci bootstrap)")
     ap.add_argument("--per-run", type=Path, help="also write the per-run gaps to this CSV")
+    ap.add_argument("--force", action="store_true", help="overwrite --out (and --per-run) when it exists")
     a = ap.parse_args(argv)
+    _refuse_overwrite([a.out, a.per_run], a.force)
     preds = load_predictions(a.predictions)
-    per_run = per_run_gaps(preds, a.top_k, a.centroid, a.select)
+    gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, n_boot=a.n_boot, boot_seed=a.boot_seed)
     if a.per_run: atomic_write_text(a.per_run, per_run.to_csv(index=False))
-    gt = summarise(per_run, a.ci)
     atomic_write_text(a.out, gt.to_csv(index=False))
-    print(f"wrote {len(gt)} rows ({gt.model.nunique()} models, {preds.run.nunique()} runs read, "
-          f"{int((gt.significance != 0).sum())} significant) to {a.out}")
+    print(f"wrote {len(gt)} rows ({gt.model.nunique()} models, {preds.run.nunique()} prompts read) to {a.out}\n"
+          f"{method_note(gt)}: {int((gt.significance != 0).sum())} significant")
     return 0
+
+# %% ../nbs/22_metrics.ipynb #0cfd7f5f
+def read_gaps(path:str|Path)->pd.DataFrame:
+    "A gap table CSV (group names such as 'NA' stay text)."
+    if not Path(path).is_file(): raise SpbiasError(f"gap table {path} not found.", "run `spbias gaps` first.")
+    num = ["gap_mean", "ci_low", "ci_high", "p_value", "p_adjusted", "value_mean"]
+    return pd.read_csv(path, keep_default_na=False, na_values={c: ["", "nan", "NaN"] for c in num})
 
 def main_table2(argv:list[str]|None=None)->int:
     "`spbias table2`: net count of models with significant gaps per group, dataset and metric."
-    ap = argparse.ArgumentParser(prog="spbias table2", description="The papers' Table 2 from a gap table.")
+    ap = argparse.ArgumentParser(prog="spbias table2", description="The papers' Table 2 from a gap table.",
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("gaps", type=Path, help="gap table CSV (spbias gaps)")
     ap.add_argument("--out", type=Path, required=True, help="output CSV")
     ap.add_argument("--metrics", default="positive_FPR,negative_FPR", help="comma-separated metrics")
+    ap.add_argument("--adjust", choices=list(ADJUST), default=None,
+                    help=f"recount significance from p_value adjusted within {FAMILY_TEXT} (not given: count the gap table's significance as it was made)")
     ap.add_argument("--wide", action="store_true", help="write the pivoted table (groups × dataset/metric)")
+    ap.add_argument("--force", action="store_true", help="overwrite --out when it exists")
     a = ap.parse_args(argv)
-    if not a.gaps.is_file(): raise SpbiasError(f"gap table {a.gaps} not found.", "run `spbias gaps` first.")
-    gaps = pd.read_csv(a.gaps, keep_default_na=False, na_values={c: ["", "nan", "NaN"] for c in ("gap_mean", "ci_low", "ci_high")})
-    t2 = table2(gaps, tuple(a.metrics.split(",")))
+    _refuse_overwrite([a.out], a.force)
+    t2 = table2(read_gaps(a.gaps), tuple(a.metrics.split(",")), a.adjust)
     atomic_write_text(a.out, (table2_wide(t2).to_csv() if a.wide else t2.to_csv(index=False)))
-    print(f"wrote Table 2 ({t2.group.nunique()} groups) to {a.out}")
+    print(f"wrote Table 2 ({t2.group.nunique()} groups) to {a.out}; intervals: {_join(t2.ci_method)}, adjustment: {_join(t2.adjust)}")
     return 0
