@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from .core import SpbiasError, atomic_write_text
+from .metrics import GAP_COLUMNS, CI_METHODS, interval, ci_method, method_note
 
 # %% auto #0
 __all__ = ['ATTRIBUTES', 'METRIC_NAMES', 'MARKERS', 'RUN_COLUMNS', 'attribute_name', 'model_name', 'dataset_order', 'model_order',
@@ -50,10 +51,12 @@ def model_order(models)->list[str]:
 def synthetic_gaps(seed:int=0, models=("facebook/opt-125m", "facebook/opt-350m", "huggyllama/llama-7b"),
                    datasets=("sst5", "semeval"),
                    groups={"grouped_sexuality": ["gay", "lesbian", "straight", "bisexual"],
-                           "grouped_age": ["young", "old", "middle-aged"]})->pd.DataFrame:
-    "A small random gap table in the DESIGN.md format (for tests and examples)."
+                           "grouped_age": ["young", "old", "middle-aged"]},
+                   n_runs=(5, 5, 3))->pd.DataFrame: # prompts behind each model's gaps
+
+    "A small random gap table in the DESIGN.md format, Student t intervals (for tests and examples)."
     rng = np.random.default_rng(seed); rows = []
-    for m in models:
+    for m, n in zip(models, n_runs):
         for d in datasets:
             for c, gs in groups.items():
                 for g in gs:
@@ -61,7 +64,8 @@ def synthetic_gaps(seed:int=0, models=("facebook/opt-125m", "facebook/opt-350m",
                         mu, half = rng.normal(0, 0.05), abs(rng.normal(0.03, 0.01))
                         lo, hi = mu - half, mu + half
                         rows.append(dict(model=m, dataset=d, category=c, group=g, metric=met, gap_mean=mu,
-                                         ci_low=lo, ci_high=hi, n_runs=5, significance=int(lo > 0) - int(hi < 0)))
+                                         ci_low=lo, ci_high=hi, n_runs=n, significance=int(lo > 0) - int(hi < 0),
+                                         ci_method="t", adjust="none"))
     return pd.DataFrame(rows)
 
 # %% ../nbs/41_figures.ipynb #0868e09d
@@ -76,7 +80,7 @@ def gap_figure(gaps:pd.DataFrame, # gap table
                category:str, # e.g. "grouped_sexuality"
                metrics=("positive_FPR", "negative_FPR"), # one row of panels each
                datasets=None): # tuning sets, one column each (default: all in the table)
-    "The papers' figure for one attribute: gap per group, one marker per model with its 95% CI."
+    "The papers' figure for one attribute: gap per group, one marker per model with its 95% CI; the caption states method and n."
     import matplotlib.pyplot as plt
     colours = _style()
     g = gaps[(gaps.category == category) & gaps.metric.isin(metrics)]
@@ -113,6 +117,7 @@ def gap_figure(gaps:pd.DataFrame, # gap table
     fig.legend(handles=handles, loc="upper center", ncol=min(len(handles), 6), frameon=False, bbox_to_anchor=(0.5, 1.0))
     fig.suptitle(attribute_name(category), y=1.04, fontweight="bold")
     fig.tight_layout()
+    fig.text(0.5, 0, method_note(g), ha="center", va="top", fontsize="small", color="0.3")  # how the intervals were made
     return fig
 
 # %% ../nbs/41_figures.ipynb #32ca094d
@@ -148,8 +153,9 @@ def gap_heatmap(gaps:pd.DataFrame, category:str, metrics=("positive_FPR", "negat
             sns.heatmap(val.rename(columns=model_name), ax=axes[r, c], cmap="vlag", center=0, vmin=-vmax, vmax=vmax,
                         annot=ann.to_numpy(), fmt="", annot_kws={"size": 8}, cbar=c == len(datasets) - 1, linewidths=0.5)
             axes[r, c].set_title(f"{METRIC_NAMES.get(met, met)} · {ds}"); axes[r, c].set_xlabel(""); axes[r, c].set_ylabel("")
-    fig.suptitle(f"{attribute_name(category)}: mean gap (* = 95% CI excludes 0)", fontweight="bold")
+    fig.suptitle(f"{attribute_name(category)}: mean gap (* = significant)", fontweight="bold")
     fig.tight_layout()
+    fig.text(0.5, 0, method_note(g), ha="center", va="top", fontsize="small", color="0.3")
     return fig
 
 # %% ../nbs/41_figures.ipynb #fb714996
@@ -171,13 +177,15 @@ def markdown_table(df:pd.DataFrame, floatfmt:str=".3f", index:bool=False,
     return "\n".join([fmt(cols), rule] + [fmt(r) for r in rows]) + "\n"
 
 def write_table(df:pd.DataFrame, folder:str|Path, stem:str, floatfmt:str=".3f", caption:str|None=None,
-                formats:dict|None=None)->list[Path]: # per-column float formats, e.g. {"lr": "g"}
+                formats:dict|None=None, # per-column float formats, e.g. {"lr": "g"}
+                note:str|None=None)->list[Path]: # a line under the Markdown table and the LaTeX caption, e.g. the interval method
     "Write `df` as `stem.csv`, `stem.md` and `stem.tex` in `folder`."
     folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
     fm = {c: (lambda f: (lambda v: format(v, f)))(f) for c, f in (formats or {}).items() if c in df}
-    tex = df.to_latex(index=False, float_format=lambda v: format(v, floatfmt), formatters=fm or None, na_rep="--", caption=caption)
+    tex = df.to_latex(index=False, float_format=lambda v: format(v, floatfmt), formatters=fm or None, na_rep="--",
+                      caption=caption or (note.replace("%", r"\%") if note else None))
     return [atomic_write_text(folder/f"{stem}.csv", df.to_csv(index=False)),
-            atomic_write_text(folder/f"{stem}.md", markdown_table(df, floatfmt, formats=formats)),
+            atomic_write_text(folder/f"{stem}.md", markdown_table(df, floatfmt, formats=formats) + (f"\n{note}\n" if note else "")),
             atomic_write_text(folder/f"{stem}.tex", tex)]
 
 # %% ../nbs/41_figures.ipynb #3cf4ccd1
@@ -209,17 +217,17 @@ def read_runs(results:str|Path # a folder holding run folders, at any depth
     return df.astype({"validation_accuracy": float, "test_accuracy": float})
 
 # %% ../nbs/41_figures.ipynb #df499321
-def mean_ci(x)->tuple[float, float, float]:
-    "Mean and normal 95% CI (mean ± 1.96·s/√n, s with ddof 1); NaN bounds for fewer than 2 values."
-    x = np.asarray(x, float); x = x[~np.isnan(x)]
+def mean_ci(x, ci:str="t")->tuple[float, float, float]: # ci: "t" (Student t, n−1 df) or "papers" (mean ± 1.96·s/√n)
+    "Mean and 95% CI of the finite values (s with ddof 1); NaN bounds for fewer than 2 values."
+    x = np.asarray(x, float); x = x[np.isfinite(x)]
     if len(x) == 0: return (np.nan, np.nan, np.nan)
-    m = x.mean()
-    if len(x) < 2: return (m, np.nan, np.nan)
-    h = 1.96 * x.std(ddof=1) / np.sqrt(len(x))
-    return (m, m - h, m + h)
+    if len(x) < 2: return (x.mean(), np.nan, np.nan)
+    lo, hi, _ = interval([x.mean()], [x.std(ddof=1)], [len(x)], ci)
+    return (x.mean(), float(lo[0]), float(hi[0]))
 
 def top_k(runs:pd.DataFrame, k:int=5, by:str="validation_accuracy")->pd.DataFrame:
-    "The k best seeds of each model/dataset/lr/n_tokens by `by` (ties: lower seed first)."
+    "The k best seeds with a finite `by` of each model/dataset/lr/n_tokens (ties: lower seed first)."
+    runs = runs[np.isfinite(runs[by].to_numpy(float))]   # diverged or never evaluated: not a candidate
     return (runs.sort_values([by, "seed"], ascending=[False, True])
                 .groupby(["model", "dataset", "lr", "n_tokens"], sort=False).head(k))
 
@@ -232,14 +240,16 @@ def choose_hparams(runs:pd.DataFrame, k:int=5)->pd.DataFrame:
     order = {m: i for i, m in enumerate(model_order(t.model))}; dso = {d: i for i, d in enumerate(dataset_order(t.dataset))}
     return t.sort_values(["model", "dataset"], key=lambda s: s.map(order if s.name == "model" else dso)).reset_index(drop=True)
 
-def accuracy_table(runs:pd.DataFrame, chosen:pd.DataFrame, k:int=5)->pd.DataFrame:
-    "Validation and test accuracy (mean, 95% CI) of the top-k seeds of each chosen configuration."
+def accuracy_table(runs:pd.DataFrame, chosen:pd.DataFrame, k:int=5,
+                   ci:str="t")->pd.DataFrame: # "t" (Student t) or "papers" (mean ± 1.96·s/√n)
+    "Validation and test accuracy (mean, 95% CI, its method) of the top-k seeds of each chosen configuration."
+    ci = ci_method(ci)
     sel = top_k(runs.merge(chosen[["model", "dataset", "lr", "n_tokens"]]), k)
     rows = []
     for (m, d), g in sel.groupby(["model", "dataset"], sort=False):
-        v, t = mean_ci(g.validation_accuracy), mean_ci(g.test_accuracy)
+        v, t = mean_ci(g.validation_accuracy, ci), mean_ci(g.test_accuracy, ci)
         rows.append(dict(model=m, dataset=d, n_seeds=len(g), validation_accuracy=v[0], validation_ci_low=v[1],
-                         validation_ci_high=v[2], test_accuracy=t[0], test_ci_low=t[1], test_ci_high=t[2]))
+                         validation_ci_high=v[2], test_accuracy=t[0], test_ci_low=t[1], test_ci_high=t[2], ci_method=ci))
     out = pd.DataFrame(rows)
     return out.merge(chosen[["model", "dataset"]], how="right") if len(out) else out
 
@@ -254,15 +264,20 @@ def chosen_predictions(runs:pd.DataFrame, chosen:pd.DataFrame)->dict[str, list[P
 
 # %% ../nbs/41_figures.ipynb #4875a79c
 def largest_gaps(gaps:pd.DataFrame, n:int=10, metrics=("positive_FPR", "negative_FPR"))->pd.DataFrame:
-    "The `n` largest significant gaps of `metrics`, by absolute mean gap."
+    "The `n` largest significant gaps of `metrics`, by absolute mean gap, with their interval's method."
     g = gaps[gaps.metric.isin(metrics) & (gaps.significance.fillna(0) != 0)]
     g = g.assign(abs_gap=g.gap_mean.abs()).sort_values("abs_gap", ascending=False).head(n)
-    return g[["model", "dataset", "category", "group", "metric", "gap_mean", "ci_low", "ci_high", "n_runs"]].reset_index(drop=True)
+    cols = ["model", "dataset", "category", "group", "metric", "gap_mean", "ci_low", "ci_high", "n_runs"]
+    return g[cols + [c for c in ("ci_method", "p_value", "p_adjusted", "adjust") if c in g]].reset_index(drop=True)
 
 def describe_gap(r)->str:
     "One sentence for one row of `largest_gaps`."
     more = "more" if r.gap_mean > 0 else "less"
     what = f"wrongly labelled {r.metric.split('_')[0]}" if r.metric.endswith("_FPR") else f"scored ({r.metric})"
+    how = getattr(r, "ci_method", None)
+    how = f" ({ {'papers': 'normal, as the papers'}.get(how, CI_METHODS.get(how, how))})" if isinstance(how, str) else ""
+    adj = getattr(r, "adjust", None)
+    adj = f", {adj}-adjusted p = {r.p_adjusted:.3g}" if adj in ("holm", "bh") else ""
     return (f"{model_name(r.model)} (tuned on {r.dataset}): '{r.group}' ({attribute_name(r.category)}) is "
             f"{what} {more} often than its attribute's centroid: "
-            f"gap {r.gap_mean:+.3f}, 95% CI [{r.ci_low:+.3f}, {r.ci_high:+.3f}], {int(r.n_runs)} runs")
+            f"gap {r.gap_mean:+.3f}, 95% CI{how} [{r.ci_low:+.3f}, {r.ci_high:+.3f}]{adj}, {int(r.n_runs)} prompts")
