@@ -10,8 +10,9 @@ from .core import SpbiasError, atomic_write_json, repo_root
 from .sweep import Sweep, expand, run_sweep, papermill_executor, is_complete
 
 # %% auto #0
-__all__ = ['DEMO', 'DOC_PAGES', 'demo_sweep', 'analysis_notebook', 'analysis_is_current', 'run_analysis', 'print_summary', 'main',
-           'proc_notebooks', 'render_html', 'page_summary', 'check_pages', 'docs_check', 'main_docs_check']
+__all__ = ['DEMO', 'ANALYSIS_KEYS', 'DOC_PAGES', 'demo_sweep', 'analysis_notebook', 'analysis_is_current', 'run_analysis',
+           'print_summary', 'main', 'proc_notebooks', 'render_html', 'page_summary', 'check_pages', 'docs_check',
+           'main_docs_check']
 
 # %% ../nbs/42_demo.ipynb #8542ac72
 DEMO = dict(model="smollm2", dataset="demo", lr=1e-2, n_tokens=8, seeds="1001-1003", batch_size=8, max_steps=60,
@@ -40,30 +41,40 @@ def analysis_notebook()->Path:
     if not nb.is_file(): raise SpbiasError(f"the analysis notebook {nb} was not found.", "run from a clone of the spbias repository (pip install -e .).")
     return nb
 
-def analysis_is_current(results:Path, tables:Path)->bool:
-    "True when `tables/analysis.json` is newer than every manifest under `results` and its files exist."
+ANALYSIS_KEYS = ("top_k", "ci", "adjust")   # the analysis parameters the demo sets: a record made with others is not current
+
+def analysis_is_current(results:Path, tables:Path, params:dict|None=None)->bool:
+    "True when `tables/analysis.json` is newer than every manifest under `results`, its files exist and it was made with `params`."
     rec = Path(tables)/"analysis.json"
     if not rec.is_file(): return False
     manifests = list(Path(results).rglob("manifest.json"))
     if not manifests or max(m.stat().st_mtime for m in manifests) > rec.stat().st_mtime: return False
-    return all(Path(f).is_file() for f in json.loads(rec.read_text()).get("files", []))
+    r = json.loads(rec.read_text())
+    if params and any(r.get("params", {}).get(k) != v for k, v in params.items()): return False
+    return all(Path(f).is_file() for f in r.get("files", []))
 
 def run_analysis(results:Path, figures:Path, tables:Path, output:Path, top_k:int=5,
+                 ci:str="t", # 95% CI: "t" (Student t), "papers" (mean ± 1.96 s/√n) or "bootstrap"
+                 adjust:str="none", # multiple comparisons: "none", "holm" or "bh"
                  executor=None, log=print)->bool:
     "Execute the analysis notebook unless its outputs are current; True when it ran."
-    if analysis_is_current(results, tables):
+    params = dict(top_k=top_k, ci=ci, adjust=adjust)
+    if analysis_is_current(results, tables, params):
         log(f"analysis: up to date ({Path(tables)/'analysis.json'})"); return False
     (executor or papermill_executor)(analysis_notebook(), Path(output), dict(results_dir=str(Path(results).resolve()),
-        figures_dir=str(Path(figures).resolve()), tables_dir=str(Path(tables).resolve()), top_k=top_k))
+        figures_dir=str(Path(figures).resolve()), tables_dir=str(Path(tables).resolve()), **params))
     return True
 
-# %% ../nbs/42_demo.ipynb #373ec121
+# %% ../nbs/42_demo.ipynb #4abb0b69
 def print_summary(tables:Path, n:int=5, log=print):
-    "Print the largest significant gaps recorded by the analysis notebook."
+    "Print the largest significant gaps recorded by the analysis notebook, with the interval method and n behind them."
     rec = json.loads((Path(tables)/"analysis.json").read_text())
     for name, lines in rec.get("largest_gaps", {}).items():
-        log(f"\nLargest significant gaps, bias set '{name}':" + ("".join(f"\n  - {l}" for l in lines[:n]) or "\n  (none: every 95% CI includes 0)"))
+        how = rec.get("method", {}).get(name, "method not recorded: rerun the analysis")
+        log(f"\nLargest significant gaps, bias set '{name}' ({how}):" +
+            ("".join(f"\n  - {l}" for l in lines[:n]) or "\n  (none: no gap is significant by this rule)"))
 
+# %% ../nbs/42_demo.ipynb #373ec121
 def main(argv:list[str]|None=None)->int:
     "`spbias demo`: tune SmolLM2 on the demo set with 3 seeds, score our templates, draw the figures."
     from spbias.core import smollm2_gguf_path
