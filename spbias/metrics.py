@@ -18,7 +18,7 @@ __all__ = ['BASE_COLUMNS', 'OPTIONAL_COLUMNS', 'CLASS_NAMES', 'METRICS', 'KEYS',
            'per_run_gaps', 'template_counts', 'resampled_gaps', 'bootstrap_p', 'bootstrap_summary', 'gap_table',
            'gap_tables', 'method_note', 'table2', 'table2_wide', 'main_gaps', 'read_gaps', 'main_table2']
 
-# %% ../nbs/22_metrics.ipynb #adfa8fe4
+# %% ../nbs/22_metrics.ipynb #d5ff04bb
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
 OPTIONAL_COLUMNS = ["seed", "validation_accuracy", "test_accuracy", "score_negative", "score_neutral", "score_positive"]
 CLASS_NAMES = LABEL_NAMES  # classes 0, 1, 2
@@ -45,6 +45,7 @@ def _read_one(path:Path)->pd.DataFrame:
         df["run"] = df["run"].where(s.isna(), df["run_id"] + "/seed-" + s.astype(str))
     return df
 
+# %% ../nbs/22_metrics.ipynb #737def36
 def load_predictions(paths:list|str|Path # predictions TSVs (or folders: every *.tsv below)
                     )->pd.DataFrame:
     "All predictions in one table, with a `run` column naming each tuned prompt; a prompt read twice is an error."
@@ -246,7 +247,7 @@ def per_run_gaps(preds:pd.DataFrame, # predictions (load_predictions)
     "Predictions → per-run gaps (`run_gaps`) of the top-k runs' selected groups."
     return run_gaps(select_groups(group_metrics(top_runs(preds, top_k)), select), centroid, metrics)
 
-# %% ../nbs/22_metrics.ipynb #261fd070
+# %% ../nbs/22_metrics.ipynb #8329ba08
 def _require_template_ids(df):
     if "template_id" not in df or (df.template_id.isna() | (df.template_id.astype(str).str.strip() == "")).any():
         raise SpbiasError("the bootstrap over templates needs a template_id on every row, and these predictions lack it.",
@@ -268,6 +269,7 @@ def template_counts(df:pd.DataFrame # predictions with run and template_id
             out[(m, d, c)] = (runs, list(tpls), list(groups), N)
     return out
 
+# %% ../nbs/22_metrics.ipynb #c84f355e
 def resampled_gaps(N:np.ndarray, # counts [P prompts, T templates, G groups, 9 cells]
                    w_prompt:np.ndarray, # [B, P] times each prompt is drawn
                    w_template:np.ndarray, # [B, T] times each template is drawn
@@ -292,7 +294,7 @@ def bootstrap_p(means:np.ndarray, # resampled mean gaps (NaN: undefined in that 
     if not len(x): return np.nan
     return float(min(1.0, max(2 * min((x <= 0).mean(), (x >= 0).mean()), 1 / (n_boot + 1))))
 
-# %% ../nbs/22_metrics.ipynb #cbc16909
+# %% ../nbs/22_metrics.ipynb #40c46615
 def _draws(seed, key, n, n_boot):
     "Multinomial draw counts [n_boot, n], from a generator seeded by `seed` and the key's names."
     rng = np.random.default_rng([int(seed), zlib.crc32("\x00".join(map(str, key)).encode())])
@@ -320,6 +322,7 @@ def bootstrap_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k
     out["p_value"] = np.where(testable(out.s, out.n_runs), out.p_value, np.nan)
     return out
 
+# %% ../nbs/22_metrics.ipynb #03c8ec7d
 def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
               top_k:int|None=5, centroid:str="mean", select:dict|str|None=None,
               ci:str="t", # "t", "papers" (alias "normal") or "bootstrap"
