@@ -202,7 +202,8 @@ RUN_COLUMNS = ["model", "dataset", "lr", "n_tokens", "run_dir", "seed", "validat
 
 def read_runs(results:str|Path # a folder holding run folders, at any depth
              )->pd.DataFrame:
-    "One row per run folder and seed: hyper-parameters and the kept prompt's accuracies."
+    "One row per run folder and seed: hyper-parameters and the kept prompt's accuracies (no validation accuracy for an unusable seed)."
+    from spbias.predict import usable
     rows = []
     for cfg in sorted(Path(results).rglob("config.json")):
         seeds = sorted(cfg.parent.glob("seed-*/summary.json"))
@@ -211,6 +212,7 @@ def read_runs(results:str|Path # a folder holding run folders, at any depth
         base = {k: _find_key(c, k) for k in ("model", "dataset", "lr", "n_tokens")}
         for p in seeds:
             s = json.loads(p.read_text())
+            s = {**s, "validation_accuracy": s.get("validation_accuracy") if usable(s) else None}  # a diverged seed never ranks
             rows.append({**base, "run_dir": str(cfg.parent), "seed": int(p.parent.name.split("-", 1)[1]),
                          **{k: s.get(k) for k in ("validation_accuracy", "test_accuracy", "best_step", "stopped_early")}})
     df = pd.DataFrame(rows, columns=RUN_COLUMNS)

@@ -320,7 +320,8 @@ def _record(cfg:TuneConfig, model, tokenizer, mcfg, table)->dict:
     return dict(run=ident, run_id=run_id(ident, fp, th), spbias_version=spbias.__version__, model_fingerprint=fp,
                 model_config=mcfg.to_dict(), label_words=list(LABEL_NAMES), label_token_ids=label_token_ids(tokenizer, LABEL_NAMES),
                 data_source=table.attrs.get("source", dict(kind="table", note="a table given to tune(); see table_sha256")),
-                table_sha256=th, split_sizes={s: int((table.split == s).sum()) for s in SPLITS})
+                table_sha256=th, split_sizes={s: int((table.split == s).sum()) for s in SPLITS},
+                class_counts={s: np.bincount(table.label[table.split == s].to_numpy(int), minlength=3).tolist() for s in SPLITS})
 
 def tune(cfg:TuneConfig, # the run
          model=None, # (model, tokenizer, ModelConfig) already loaded (default: load_model(cfg.model))

@@ -1,0 +1,134 @@
+"""Publish a study's small result files: from its run folders to results/<name>/ (summaries, accuracy, gap tables
+under each interval method, Table 2, figures, the top-k prompts' predictions compressed, and what it cost).
+
+    python scripts/publish_study.py --main STUDY/main --pilot STUDY/lr --out results/smollm2-135m
+
+--main holds the runs of the study's sweep (sweeps/smollm2.yaml), --pilot the learning-rate stage's
+(sweeps/smollm2-lr.yaml). Everything is computed by spbias' own functions (spbias.metrics, spbias.figures);
+this script only reads the run folders and writes the files. An existing --out is refused unless --force.
+"""
+import argparse, json, re, shutil, sys, time
+from pathlib import Path
+import numpy as np, pandas as pd
+
+from spbias import metrics as M, figures as F
+from spbias.core import SpbiasError, atomic_write_json, atomic_write_text, move_aside
+from spbias.data import load_sentiment, SPLITS
+
+METHODS = {  # file tag: (interval method, multiple-comparison adjustment)
+    "papers": ("papers", "none"), "t": ("t", "none"), "t-holm": ("t", "holm"), "bootstrap": ("bootstrap", "none")}
+TOP_K = 5
+
+
+def run_folders(root: Path) -> list[Path]:
+    "Finished run folders below `root` (those holding finished.json)."
+    return sorted(p.parent for p in Path(root).rglob("finished.json"))
+
+
+def summaries(root: Path, stage: str) -> pd.DataFrame:
+    "One row per seed of every finished run: its summary and the run's settings."
+    rows = []
+    for run in run_folders(root):
+        cfg = json.loads((run/"config.json").read_text()); r = cfg["run"]
+        for s in r["seeds"]:
+            summ = json.loads((run/f"seed-{s}"/"summary.json").read_text())
+            rows.append(dict(stage=stage, dataset=r["dataset"], lr=r["lr"], n_tokens=r["n_tokens"], batch_size=r["batch_size"],
+                             max_steps=r["max_steps"], run_id=cfg["run_id"], **{k: summ.get(k) for k in (
+                                 "seed", "status", "usable", "best_step", "n_evaluations", "validation_accuracy", "test_accuracy")}))
+    return pd.DataFrame(rows)
+
+
+def majority(run: Path) -> dict:
+    "The majority class's share of the validation sentences a run was evaluated on, and of the test split."
+    cfg = json.loads((run/"config.json").read_text())
+    counts = cfg.get("class_counts")
+    if counts is None:  # runs from before class_counts was recorded: the full splits
+        t = load_sentiment(cfg["run"]["dataset"])
+        counts = {s: t[t.split == s].label.value_counts().reindex([0, 1, 2], fill_value=0).tolist() for s in SPLITS}
+    return {f"majority_{s}": max(counts[s]) / sum(counts[s]) for s in ("validation", "test")}
+
+
+def seconds_from_notebook(nb: Path) -> dict:
+    "Tuning and scoring seconds of one executed run notebook (its printed timings)."
+    text = nb.read_text()
+    scoring = sum(float(x) for x in re.findall(r"seeds in (\d+)s ->", text))
+    total = re.findall(r"done in (\d+)s:", text)
+    return dict(notebook_seconds=float(total[-1]) if total else np.nan, scoring_seconds=scoring)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--main", type=Path, required=True, help="output root of the study's sweep")
+    ap.add_argument("--pilot", type=Path, default=None, help="output root of the learning-rate stage")
+    ap.add_argument("--out", type=Path, required=True, help="results folder to write")
+    ap.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples")
+    ap.add_argument("--force", action="store_true", help="move an existing --out aside first")
+    a = ap.parse_args(argv)
+    if a.out.exists():
+        if not a.force: raise SpbiasError(f"{a.out} exists.", "pass --force to move it aside (nothing is deleted), or another --out.")
+        print(f"moved the old {a.out} aside to {move_aside(a.out)}")
+    runs = run_folders(a.main)
+    if not runs: raise SpbiasError(f"no finished run under {a.main}.", "pass the sweep's output root (--out of spbias sweep).")
+    (a.out/"tables").mkdir(parents=True); (a.out/"figures").mkdir(); (a.out/"predictions").mkdir()
+
+    # per-seed summaries (both stages), the learning-rate choice, accuracies against the majority class
+    summ = pd.concat([summaries(a.main, "main")] + ([summaries(a.pilot, "lr")] if a.pilot else []), ignore_index=True)
+    atomic_write_text(a.out/"summaries.csv", summ.to_csv(index=False))
+    if a.pilot:
+        lr = (summ[summ.stage == "lr"].groupby(["dataset", "lr"]).validation_accuracy.agg(["mean", "min", "max", "count"])
+              .reset_index().rename(columns={"mean": "validation_mean", "count": "n_seeds"}))
+        F.write_table(lr, a.out/"tables", "lr_choice", note="best validation accuracy of each seed, mean over the stage's seeds")
+    acc = []
+    for run in runs:
+        s = summaries(run.parent, "main"); s = s[s.run_id == json.loads((run/"config.json").read_text())["run_id"]]
+        ok = s[s.usable.astype(bool)].sort_values(["validation_accuracy", "seed"], ascending=[False, True])
+        top = ok.head(TOP_K)
+        row = dict(dataset=s.dataset.iloc[0], lr=s.lr.iloc[0], n_seeds=len(s), n_usable=len(ok), top_k=len(top),
+                   top_seeds=" ".join(map(str, top.seed)), **majority(run))
+        for split in ("validation", "test"):
+            m, lo, hi = F.mean_ci(top[f"{split}_accuracy"], "t")
+            row.update({f"{split}_top{TOP_K}_mean": m, f"{split}_top{TOP_K}_ci_low": lo, f"{split}_top{TOP_K}_ci_high": hi,
+                        f"{split}_all_mean": s[f"{split}_accuracy"].mean()})
+        acc.append(row)
+    acc = pd.DataFrame(acc)
+    F.write_table(acc, a.out/"tables", "accuracy", note=f"95% CI: Student t over the top {TOP_K} seeds by validation accuracy")
+
+    # predictions of the top-k prompts on the bias set, compressed
+    files = [run/"predictions"/"czarnowska.tsv" for run in runs if (run/"predictions"/"czarnowska.tsv").is_file()]
+    if not files: raise SpbiasError(f"no predictions/czarnowska.tsv under {a.main}.", "let the sweep's runs finish their scoring.")
+    preds = M.load_predictions(files)
+    for f in files:
+        d = json.loads((f.parent.parent/"config.json").read_text())["run"]["dataset"]
+        with open(f, "rb") as src, __import__("gzip").open(a.out/"predictions"/f"czarnowska_{d}.tsv.gz", "wb", compresslevel=9) as dst:
+            shutil.copyfileobj(src, dst)
+
+    # gap tables and Table 2 under each method; figures from the default (t)
+    notes = {}
+    for tag, (ci, adjust) in METHODS.items():
+        t0 = time.time()
+        gaps = M.gap_table(preds, top_k=TOP_K, ci=ci, adjust=adjust, n_boot=a.n_boot, boot_seed=0)
+        atomic_write_text(a.out/"tables"/f"gaps_{tag}.csv", gaps.to_csv(index=False))
+        t2 = M.table2(gaps)
+        atomic_write_text(a.out/"tables"/f"table2_{tag}.csv", t2.to_csv(index=False))
+        notes[tag] = M.method_note(gaps)
+        print(f"{tag}: {len(gaps)} gap rows, {int((gaps.significance != 0).sum())} significant ({time.time() - t0:.0f}s)")
+        if tag == "t":
+            for cat in gaps.category.unique():
+                F.save_figure(F.gap_figure(gaps, cat), a.out/"figures", f"gaps_{cat.replace('grouped_', '')}")
+
+    cost = []
+    for run in runs:
+        m = json.loads((run/"manifest.json").read_text()) if (run/"manifest.json").is_file() else {}
+        nb = run.parent/f"{run.name}.ipynb"
+        cost.append(dict(dataset=json.loads((run/"config.json").read_text())["run"]["dataset"], run=run.name,
+                         run_seconds=m.get("seconds"), **(seconds_from_notebook(nb) if nb.is_file() else {})))
+    atomic_write_json(a.out/"study.json", dict(top_k=TOP_K, methods={k: dict(ci=c, adjust=j) for k, (c, j) in METHODS.items()},
+                                               method_notes=notes, n_boot=a.n_boot, boot_seed=0, cost=cost,
+                                               written=time.strftime("%Y-%m-%dT%H:%M:%S")))
+    size = sum(p.stat().st_size for p in a.out.rglob("*") if p.is_file())
+    print(f"wrote {a.out} ({size / 2**20:.1f} MiB)")
+
+
+if __name__ == "__main__":
+    try: main()
+    except SpbiasError as e: sys.exit(f"publish_study: error: {e}")
