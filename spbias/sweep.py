@@ -257,8 +257,11 @@ def run_sweep(sweep:Sweep, out:Path|None=None, # output root (default: the sweep
             log("      " + ", ".join(f"{k}={v!r}" for k, v in sorted(r.parameters(out).items())))
         return res
     executor = executor or papermill_executor
+    t_start = time.time()
     for k, r in enumerate(todo, 1):
-        log(f"[{k}/{len(todo)}] {r.run_id}")
+        ran = len(res.done) + len(res.failed)
+        left = f"; about {(time.time() - t_start) / ran * (len(todo) - ran) / 60:.0f} min left" if ran else ""
+        log(f"[{k}/{len(todo)}] {r.run_id}  ({len(res.done)} done, {len(res.skipped)} complete before, {len(res.failed)} failed{left})")
         t0 = time.time()
         try:
             refused = _claim(r, out, force, log)
@@ -312,10 +315,12 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--out", default=None, help="output root (default: the sweep's out:)")
     ap.add_argument("--notebook", default=None, help="tuning notebook (default: the sweep's notebook: or nbs/runs/tune.ipynb)")
     ap.add_argument("--force", action="store_true", help="move run folders that hold another configuration aside (default: refuse them)")
+    ap.add_argument("--quiet", action="store_true", help="do not stream each notebook's output (its progress bars) to the terminal")
     a = ap.parse_args(argv)
     sweep = load_sweep(a.sweep)
+    ex = lambda nb, o, p: papermill_executor(nb, o, p, log_output=not a.quiet)
     res = run_sweep(sweep, out=a.out, shard_spec=a.shard, only=a.only, dry_run=a.dry_run,
-                    notebook=Path(a.notebook) if a.notebook else None, force=a.force)
+                    notebook=Path(a.notebook) if a.notebook else None, force=a.force, executor=ex, log=lambda m: print(m, flush=True))
     if a.dry_run: return 0
     print(f"sweep {sweep.name}: {len(res.done)} done, {len(res.skipped)} already complete, {len(res.failed)} failed")
     if res.failed:
