@@ -7,7 +7,7 @@ under each interval method, Table 2, figures, the top-k prompts' predictions com
 (sweeps/smollm2-lr.yaml). Everything is computed by spbias' own functions (spbias.metrics, spbias.figures);
 this script only reads the run folders and writes the files. An existing --out is refused unless --force.
 """
-import argparse, json, re, shutil, sys, time
+import argparse, gzip, json, re, shutil, sys, time
 from pathlib import Path
 import numpy as np, pandas as pd
 
@@ -61,6 +61,7 @@ def main(argv=None):
     ap.add_argument("--main", type=Path, required=True, help="output root of the study's sweep")
     ap.add_argument("--pilot", type=Path, default=None, help="output root of the learning-rate stage")
     ap.add_argument("--out", type=Path, required=True, help="results folder to write")
+    ap.add_argument("--bias-set", default="czarnowska", help="the bias set whose predictions are published (predictions/<name>.tsv)")
     ap.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside first")
     a = ap.parse_args(argv)
@@ -94,12 +95,12 @@ def main(argv=None):
     F.write_table(acc, a.out/"tables", "accuracy", note=f"95% CI: Student t over the top {TOP_K} seeds by validation accuracy")
 
     # predictions of the top-k prompts on the bias set, compressed
-    files = [run/"predictions"/"czarnowska.tsv" for run in runs if (run/"predictions"/"czarnowska.tsv").is_file()]
-    if not files: raise SpbiasError(f"no predictions/czarnowska.tsv under {a.main}.", "let the sweep's runs finish their scoring.")
+    files = [run/"predictions"/f"{a.bias_set}.tsv" for run in runs if (run/"predictions"/f"{a.bias_set}.tsv").is_file()]
+    if not files: raise SpbiasError(f"no predictions/{a.bias_set}.tsv under {a.main}.", "let the sweep's runs finish their scoring.")
     preds = M.load_predictions(files)
     for f in files:
         d = json.loads((f.parent.parent/"config.json").read_text())["run"]["dataset"]
-        with open(f, "rb") as src, __import__("gzip").open(a.out/"predictions"/f"czarnowska_{d}.tsv.gz", "wb", compresslevel=9) as dst:
+        with open(f, "rb") as src, gzip.open(a.out/"predictions"/f"{a.bias_set}_{d}.tsv.gz", "wb", compresslevel=9) as dst:
             shutil.copyfileobj(src, dst)
 
     # gap tables and Table 2 under each method; figures from the default (t)
