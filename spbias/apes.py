@@ -28,10 +28,9 @@ def load_domain(domains:Path, # the domains folder
             if not r or not "".join(r).strip(): continue
             if len(r) != 2: raise SpbiasError(f"domain file {p}, line {i}: {len(r)} fields, expected 'name,class'.", "write one name,class per line (quote names holding commas).")
             rows.append((r[0].strip(), r[1].strip()))
-    if not rows: raise SpbiasError(f"{where}domain file {p} is empty.", "add at least one name,class line.")
     return rows
 
-_CONSTRAINT = re.compile(r"^(neq|eq)\(\s*#(\d+)(_class)?\s*,\s*#(\d+)(_class)?\s*\)$")
+_CONSTRAINT = re.compile(r"^(neq|eq)\(\s*#(\d+)(_class|_label)?\s*,\s*#(\d+)(_class|_label)?\s*\)$")  # _label: APES's files' name for _class
 
 def parse_constraints(text:str, # e.g. "neq(#1, #2)|neq(#1_class, #3_class)"
                       n_slots:int, where:str="")->list[tuple[str, int, int, bool]]:
@@ -42,7 +41,7 @@ def parse_constraints(text:str, # e.g. "neq(#1, #2)|neq(#1_class, #3_class)"
         m = _CONSTRAINT.match(part)
         if not m or bool(m.group(3)) != bool(m.group(5)):
             raise SpbiasError(f"{where}malformed constraint {part!r}.",
-                              "write neq(#i, #j) or neq(#i_class, #j_class), several joined by '|'.")
+                              "write neq(#i, #j) or neq(#i_class, #j_class) (APES's files: #i_label), several joined by '|'.")
         i, j = int(m.group(2)), int(m.group(4))
         if not (1 <= i <= n_slots and 1 <= j <= n_slots):
             raise SpbiasError(f"{where}constraint {part!r} names a slot the template does not have (slots #1..#{n_slots}).", "refer only to the template's slots.")
@@ -129,9 +128,10 @@ def main(argv:list[str]|None=None)->int:
             print(f"spbias apes {argv[0]}: not available ({e}). Fix: install spbias with its probe module (spbias.probe).", file=sys.stderr)
             return 2
         return int(fn(argv[1:]) or 0)
+    from spbias.cli import HelpFormatter
     ap = argparse.ArgumentParser(prog="spbias apes", description="APES Yes/No stereotype probes: generate | predict | report.")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    g = sub.add_parser("generate", help="fill APES-format templates into statements")
+    g = sub.add_parser("generate", help="fill APES-format templates into statements", formatter_class=HelpFormatter)
     g.add_argument("--templates", type=Path, required=True, help="templates CSV")
     g.add_argument("--domains", type=Path, required=True, help="folder of name,class domain files")
     g.add_argument("--out", type=Path, required=True, help="output CSV")

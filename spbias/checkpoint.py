@@ -319,13 +319,25 @@ def model_info(spec:str, model, tokenizer, cfg:ModelConfig)->dict:
                 label_token_ids=labels, label_tokens={w: tokenizer.convert_ids_to_tokens(i) for w, i in labels.items() if w != "error"},
                 fingerprint=model_fingerprint(spec))
 
+_MODEL_HELP = "'smollm2', a Hugging Face folder, a .gguf file or a hub id (default: smollm2, the offline SmolLM2-135M)"
+
+def _model_arg(p, a, positional:str|None)->str:
+    "The model named by `--model` or, as before, by the first positional argument; not both."
+    if a.model and positional and a.model != positional:
+        p.error(f"the model is given twice ({positional!r} and --model {a.model!r}); pass it once, as --model")
+    return a.model or positional or "smollm2"
+
 def main_info(argv:list[str])->int:
-    "`spbias info MODEL [--json]`: architecture, sizes, parameter count, dtype and label-word token ids."
-    p = argparse.ArgumentParser(prog="spbias info", description="Architecture, sizes and label-word token ids of a model.")
-    p.add_argument("model", help="'smollm2', a Hugging Face folder, a .gguf file or a hub id")
-    p.add_argument("--dtype", default="float32", choices=("float32", "bfloat16"))
+    "`spbias info [--model] MODEL [--json]`: architecture, sizes, parameter count, dtype and label-word token ids."
+    from spbias.cli import HelpFormatter
+    p = argparse.ArgumentParser(prog="spbias info", description="Architecture, sizes and label-word token ids of a model.",
+                                formatter_class=HelpFormatter)
+    p.add_argument("--model", default=None, help=_MODEL_HELP)
+    p.add_argument("model_pos", nargs="?", metavar="MODEL", help="the model, positionally (an alias of --model)")
+    p.add_argument("--dtype", default="float32", choices=("float32", "bfloat16"), help="dtype of the weights and activations")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
+    a.model = _model_arg(p, a, a.model_pos)
     info = model_info(a.model, *load_model(a.model, a.dtype))
     if a.json: print(json.dumps(info, indent=2))
     else:
@@ -344,14 +356,19 @@ def next_token_probs(model, tokenizer, text:str, # the text to continue (special
                  prob=float(p[i])) for r, i in enumerate(best)]
 
 def main_next_token(argv:list[str])->int:
-    "`spbias next-token MODEL TEXT [--top K] [--json]`: the K most probable next tokens with probabilities."
-    p = argparse.ArgumentParser(prog="spbias next-token", description="The K most probable next tokens after a text.")
-    p.add_argument("model", help="'smollm2', a Hugging Face folder, a .gguf file or a hub id")
-    p.add_argument("text", help="the text to continue")
-    p.add_argument("--top", type=int, default=10, help="how many tokens to show (default 10)")
-    p.add_argument("--dtype", default="float32", choices=("float32", "bfloat16"))
-    p.add_argument("--json", action="store_true", help="print a JSON list")
+    "`spbias next-token [--model MODEL] TEXT [--top K] [--json]`: the K most probable next tokens, as text, with probabilities."
+    from spbias.cli import HelpFormatter
+    p = argparse.ArgumentParser(prog="spbias next-token", description="The K most probable next tokens after a text. "
+                                "Tokens print as text (' Positive'); --json also gives the tokenizer's own form ('ĠPositive').",
+                                formatter_class=HelpFormatter)
+    p.add_argument("--model", default=None, help=_MODEL_HELP)
+    p.add_argument("words", nargs="+", metavar="[MODEL] TEXT", help="the text to continue; before it, the model positionally (an alias of --model)")
+    p.add_argument("--top", type=int, default=10, help="how many tokens to show")
+    p.add_argument("--dtype", default="float32", choices=("float32", "bfloat16"), help="dtype of the weights and activations")
+    p.add_argument("--json", action="store_true", help="print a JSON list (rank, id, token, text, prob)")
     a = p.parse_args(argv)
+    if len(a.words) > 2: p.error(f"expected [MODEL] TEXT, got {len(a.words)} words; quote the text")
+    a.model, a.text = _model_arg(p, a, a.words[0] if len(a.words) == 2 else None), a.words[-1]
     if a.top < 1: raise SpbiasError(f"--top must be at least 1, got {a.top}.", "pass --top 1 or more.")
     model, tok, _ = load_model(a.model, a.dtype)
     rows = next_token_probs(model, tok, a.text, a.top)

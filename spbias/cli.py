@@ -6,10 +6,11 @@
 from __future__ import annotations
 import sys, importlib, argparse
 import spbias
+from pathlib import Path
 from .core import SpbiasError, enable_compile_cache
 
 # %% auto #0
-__all__ = ['COMMANDS', 'main']
+__all__ = ['COMMANDS', 'main', 'HelpFormatter', 'doctor', 'main_doctor']
 
 # %% ../nbs/99_cli.ipynb #b44ad9c0
 COMMANDS = {  # name: (module:function, one-line help)
@@ -25,6 +26,7 @@ COMMANDS = {  # name: (module:function, one-line help)
     "sweep":          ("spbias.sweep:main", "run a papermill sweep from a YAML file (sharded, resumable)"),
     "demo":           ("spbias.demo:main", "the offline demo: SmolLM2, demo set, 3 seeds, our templates, figures"),
     "docs-check":     ("spbias.demo:main_docs_check", "offline docs check: nbdev processors, HTML render, page contents"),
+    "doctor":         ("spbias.cli:main_doctor", "what this install uses (JAX devices, versions, data, model) and each problem's fix"),
 }
 
 _COMPILES = {"info", "next-token", "tune", "predict", "apes", "predict-manual"}  # commands that run a model (JAX compiles)
@@ -58,3 +60,56 @@ def main(argv:list[str]|None=None # arguments after the program name (default: s
         print(f"spbias {name}: error: {e}", file=sys.stderr); return 2
     except KeyboardInterrupt:
         print(f"spbias {name}: interrupted; finished work is kept on disk.", file=sys.stderr); return 130
+
+# %% ../nbs/99_cli.ipynb #b8aca446
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    "Help that shows each option's default, or `(required)`, after its text."
+    def _get_help_string(self, action):
+        h = action.help or ""
+        if "%(default)" in h or "(default:" in h or action.default is argparse.SUPPRESS: return h
+        if action.required: return h + " (required)"
+        return super()._get_help_string(action)
+
+# %% ../nbs/99_cli.ipynb #208495dd
+def _version(dist:str)->str|None:
+    "The installed version of distribution `dist`, or None."
+    from importlib.metadata import version, PackageNotFoundError
+    try: return version(dist)
+    except PackageNotFoundError: return None
+
+def _compile_cache_dir()->str:
+    "Where `enable_compile_cache()` would put JAX's compile cache (without enabling it)."
+    import os, jax
+    spec = os.environ.get("SPBIAS_JAX_CACHE", "")
+    if spec.strip().lower() in ("off", "0", "none", "false"): return "off (SPBIAS_JAX_CACHE)"
+    if jax.config.jax_compilation_cache_dir: return f"{jax.config.jax_compilation_cache_dir} (already set in jax.config: it wins)"
+    return str(Path(spec).expanduser() if spec.strip() else Path.home()/".cache"/"spbias"/"jax")
+
+def doctor()->tuple[list[tuple[str, str]], list[SpbiasError]]:
+    "What this install uses, as (what, value) rows, and its problems, each a `SpbiasError` with its fix."
+    from spbias import core
+    rows, problems = [], []
+    try:
+        import jax
+        rows += [("jax backend", jax.default_backend()), ("devices", ", ".join(str(d) for d in jax.devices()))]
+    except Exception as e: problems.append(SpbiasError(f"JAX does not start ({e}).", "reinstall jax for this machine: pip install -U jax"))
+    for dist in ("spbias", "jax", "flax", "transformers", "torch"):
+        v = _version(dist); rows.append((dist, v or "not installed"))
+        if v is None and dist != "torch": problems.append(SpbiasError(f"{dist} is not installed.", "pip install -e . in the repository"))
+    for what, find in (("shared data", lambda: core.shared_data_dir(required=True)), ("offline model", core.smollm2_gguf_path)):
+        try: rows.append((what, str(find())))
+        except SpbiasError as e: rows.append((what, "not found")); problems.append(e)
+    rows.append(("compile cache", _compile_cache_dir()))
+    return rows, problems
+
+def main_doctor(argv:list[str]|None=None)->int:
+    "`spbias doctor`: print what this install uses and each problem with its fix; 1 when there is a problem."
+    ap = argparse.ArgumentParser(prog="spbias doctor", description="What this install uses (JAX devices, versions, data, model, caches) and what is wrong with it.",
+                                 formatter_class=HelpFormatter)
+    ap.parse_args(argv)
+    rows, problems = doctor()
+    w = max(len(k) for k, _ in rows)
+    for k, v in rows: print(f"{k:>{w}}: {v}")
+    print("\nno problems found" if not problems else f"\n{len(problems)} problem(s):")
+    for p in problems: print(f"  - {p}")
+    return 1 if problems else 0

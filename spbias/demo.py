@@ -77,22 +77,23 @@ def print_summary(tables:Path, n:int=5, log=print):
 # %% ../nbs/42_demo.ipynb #373ec121
 def main(argv:list[str]|None=None)->int:
     "`spbias demo`: tune SmolLM2 on the demo set with 3 seeds, score our templates, draw the figures."
-    from spbias.core import smollm2_gguf_path
-    ap = argparse.ArgumentParser(prog="spbias demo", description="The offline demo: SmolLM2-135M, the demo set, 3 seeds, our templates, figures.")
+    from spbias.core import smollm2_gguf_path, parse_seeds
+    from spbias.cli import HelpFormatter
+    ap = argparse.ArgumentParser(prog="spbias demo", description="The offline demo: SmolLM2-135M, the demo set, 3 seeds, our templates, figures.", formatter_class=HelpFormatter)
     ap.add_argument("--out", type=Path, default=None, help="where papermill_runs/, figures/ and tables/ go (default: the repository root)")
-    ap.add_argument("--czarnowska", type=Path, default=None, help="Czarnowska et al.'s templates folder: score that set too")
-    ap.add_argument("--seeds", type=int, default=3, help="number of seeds, from 1001 (default 3)")
-    ap.add_argument("--max-steps", type=int, default=DEMO["max_steps"], help=f"training steps (default {DEMO['max_steps']})")
+    ap.add_argument("--czarnowska", type=Path, default=None, help="Czarnowska et al.'s templates folder: score that set too (default: none)")
+    ap.add_argument("--seeds", default=DEMO["seeds"], help="seeds as in every sweep: an inclusive range or a list, e.g. 1001-1003 or 1,2,5-7 (a bare integer is one seed)")
+    ap.add_argument("--max-steps", type=int, default=DEMO["max_steps"], help="training steps")
     ap.add_argument("--model", default=DEMO["model"], help="model (default: smollm2, the offline SmolLM2-135M)")
     a = ap.parse_args(argv)
-    if a.seeds < 1: raise SpbiasError(f"--seeds {a.seeds}: need at least one seed.", "pass --seeds 3.")
+    seeds = parse_seeds(a.seeds)
     if a.model == "smollm2": print(f"model: {smollm2_gguf_path()}")
     if a.czarnowska and not a.czarnowska.is_dir(): raise SpbiasError(f"--czarnowska {a.czarnowska} is not a folder.", "pass the folder holding templates/ and terms/.")
     out = Path(a.out or repo_root() or Path.cwd()).resolve()
     results, figures, tables = out/"papermill_runs"/"demo", out/"figures", out/"tables"  # the demo's own runs: other sweeps' stay out of its analysis
-    sweep = demo_sweep(f"1001-{1000 + a.seeds}", a.max_steps, czarnowska=a.czarnowska, model=a.model)
+    sweep = demo_sweep(a.seeds, a.max_steps, czarnowska=a.czarnowska, model=a.model)
     t0 = time.time()
-    print(f"[1/3] tuning {a.seeds} seed(s) for {a.max_steps} steps and scoring the bias sets (notebook: nbs/runs/tune.ipynb)")
+    print(f"[1/3] tuning {len(seeds)} seed(s) ({a.seeds}) for {a.max_steps} steps and scoring the bias sets (notebook: nbs/runs/tune.ipynb)")
     res = run_sweep(sweep, out=results, executor=lambda nb, o, p: papermill_executor(nb, o, p, progress=False, log_output=True))
     if res.failed:
         for rid, err in res.failed.items(): print(f"tuning run {rid} failed: {err}\n  see the notebook under {results}")
@@ -100,7 +101,7 @@ def main(argv:list[str]|None=None)->int:
     print(f"      {time.time() - t0:.0f}s")
     t1 = time.time()
     print(f"[2/3] analysis: gaps, figures and tables (notebook: nbs/runs/analysis.ipynb) -> {figures}, {tables}")
-    run_analysis(results, figures, tables, results/"analysis.ipynb", top_k=a.seeds)
+    run_analysis(results, figures, tables, results/"analysis.ipynb", top_k=len(seeds))
     print(f"      {time.time() - t1:.0f}s")
     print(f"[3/3] summary (total {time.time() - t0:.0f}s)")
     print_summary(tables)
@@ -240,7 +241,8 @@ def docs_check(nbs:str|Path|None=None, # notebooks folder (default: the reposito
 # %% ../nbs/42_demo.ipynb #e0d708e6
 def main_docs_check(argv:list[str]|None=None)->int:
     "`spbias docs-check`: process the notebooks for docs, render them to HTML, check the index and the tutorial."
-    ap = argparse.ArgumentParser(prog="spbias docs-check", description="Offline docs check: nbdev's processors, an HTML render, content checks.")
+    from spbias.cli import HelpFormatter
+    ap = argparse.ArgumentParser(prog="spbias docs-check", description="Offline docs check: nbdev's processors, an HTML render, content checks.", formatter_class=HelpFormatter)
     ap.add_argument("--out", type=Path, default=None, help="where _proc/ and html/ go (default: a temporary folder)")
     ap.add_argument("--all", action="store_true", help="process and render every notebook, not only the checked pages'")
     a = ap.parse_args(argv)

@@ -100,8 +100,9 @@ def load_testset(testset:str, tuning:pd.DataFrame)->pd.DataFrame:
 # %% ../nbs/32_manual.ipynb #a59132f5
 def main(argv:list[str]|None=None)->int:
     "`spbias predict-manual`: score a test set with hand-written prompts."
+    from spbias.cli import HelpFormatter
     ap = argparse.ArgumentParser(prog="spbias predict-manual", description="Manual-prompt baseline (zero-shot and k-shot), "
-                                 "written as a predictions TSV like soft-prompt scoring.")
+                                 "written as a predictions TSV like soft-prompt scoring.", formatter_class=HelpFormatter)
     ap.add_argument("--model", required=True, help="smollm2, a HF folder, a .gguf file or a hub id")
     ap.add_argument("--dataset", required=True, choices=DATASETS, help="tuning set: demonstrations and accuracy")
     ap.add_argument("--data-dir", default=None, help="folder of the tuning set's files (default: shared data / demo)")
@@ -109,9 +110,9 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--shots", type=int, default=0, help="demonstrations in the prompt (0: zero-shot)")
     ap.add_argument("--wording", default="all", help=f"one of {', '.join(WORDINGS)}, a comma-separated list, or all")
     ap.add_argument("--seed", type=int, default=0, help="seed of the demonstration draw")
-    ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--batch-size", type=int, default=32, help="rows per forward pass")
     ap.add_argument("--no-accuracy", action="store_true", help="skip scoring the validation/test splits (accuracy columns NaN)")
-    ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"])
+    ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="dtype of the model's weights and activations")
     ap.add_argument("--out", required=True, help="predictions TSV to write")
     a = ap.parse_args(argv)
     from spbias.checkpoint import load_model

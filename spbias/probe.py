@@ -12,8 +12,8 @@ from .core import SpbiasError, atomic_write_text, atomic_write_json
 # %% auto #0
 __all__ = ['DEFAULT_PROMPT', 'PRED_COLUMNS', 'split_prompt', 'answer_variants', 'yes_no_token_ids', 'next_token_scores',
            'shared_prefix', 'encode_rows', 'load_soft_prompt', 'statements', 'with_answers', 'probe_local',
-           'probe_hosted', 'template_domains', 'with_domain', 'error_rates', 'negation_pairs', 'robustness',
-           'plot_pair_differences', 'plot_bubbles', 'write_report', 'main_predict', 'main_report']
+           'probe_hosted', 'template_domains', 'with_domain', 'template_error_rates', 'error_rates', 'negation_pairs',
+           'robustness', 'plot_pair_differences', 'plot_bubbles', 'write_report', 'main_predict', 'main_report']
 
 # %% ../nbs/30_probe.ipynb #5ae42a33
 def split_prompt(template:str, # e.g. "Q: {statement}\nA:"
@@ -199,6 +199,23 @@ def _bool(s:pd.Series)->pd.Series:
     "A boolean column, also when read back from CSV as text."
     return s if s.dtype == bool else s.astype(str).str.strip().str.lower().isin(["true", "1", "yes"])
 
+def _negated(pred:pd.DataFrame)->pd.Series:
+    "Which rows are negated statements (none when the table has no `negated` column, as APES's own files)."
+    return _bool(pred.negated) if "negated" in pred else pd.Series(False, index=pred.index)
+
+def _errors(pred:pd.DataFrame)->pd.Series:
+    "Whether each answer differs from the label (case and spaces ignored: APES's files write yes/No alike)."
+    norm = lambda s: s.astype(str).str.strip().str.casefold()
+    return norm(pred.prediction) != norm(pred.label)
+
+def template_error_rates(pred:pd.DataFrame # predictions table with template_id, label, prediction
+                        )->pd.DataFrame:
+    "Per template: domain, n and error_rate."
+    _need(pred, ["template_id", "label", "prediction"], "error rates per template")
+    df = pred.assign(error=_errors(pred), domain=pred["domain"] if "domain" in pred else "all")
+    return (df.groupby("template_id", sort=True).agg(domain=("domain", "first"), n=("error", "size"), error_rate=("error", "mean"))
+              .reset_index())
+
 def _need(df, cols, what):
     miss = [c for c in cols if c not in df]
     if miss: raise SpbiasError(f"the predictions table lacks {miss} for {what}.", "pass the CSV written by `spbias apes predict`.")
@@ -206,8 +223,8 @@ def _need(df, cols, what):
 def error_rates(pred:pd.DataFrame # predictions table with domain, label, negated, prediction
                )->pd.DataFrame:
     "Per domain (and `all`): n_original, n_negated, error_rate_original, error_rate_negated, error_rate_overall."
-    _need(pred, ["domain", "label", "negated", "prediction"], "error rates")
-    df = pred.assign(error=(pred.prediction.astype(str) != pred.label.astype(str)), negated=_bool(pred.negated))
+    _need(pred, ["domain", "label", "prediction"], "error rates")
+    df = pred.assign(error=_errors(pred), negated=_negated(pred))
     def rates(g):
         o, n = g[~g.negated].error, g[g.negated].error
         return {"n_original": len(o), "n_negated": len(n), "error_rate_original": o.mean() if len(o) else np.nan,
@@ -255,7 +272,7 @@ def plot_bubbles(pred:pd.DataFrame, path:str|Path)->Path:
     "Bubble plot: share of correct/incorrect answers per domain, original vs negated (PNG)."
     import matplotlib; matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    df = pred.assign(correct=pred.prediction.astype(str) == pred.label.astype(str), negated=_bool(pred.negated))
+    df = pred.assign(correct=~_errors(pred), negated=_negated(pred))
     cols = [(False, True), (False, False), (True, True), (True, False)]
     names = ["original\ncorrect", "original\nincorrect", "negated\ncorrect", "negated\nincorrect"]
     doms = sorted(df.domain.unique())
@@ -275,15 +292,18 @@ def plot_bubbles(pred:pd.DataFrame, path:str|Path)->Path:
 
 # %% ../nbs/30_probe.ipynb #aedb107c
 def write_report(pred:pd.DataFrame, out:str|Path)->pd.DataFrame:
-    "Error rates, robustness tables and figures of a predictions table, written into `out`."
+    "Error rates (per domain and per template), robustness tables (when it has negated statements) and figures of a predictions table, into `out`."
     out = Path(out); out.mkdir(parents=True, exist_ok=True)
     pred = with_domain(pred)
     errs = error_rates(pred); atomic_write_text(out/"error_rates.csv", errs.to_csv(index=False))
+    if "template_id" in pred: atomic_write_text(out/"template_error_rates.csv", template_error_rates(pred).to_csv(index=False))
+    plot_bubbles(pred, out/"bubbles.png")
+    if "negated" not in pred: return errs  # APES's own predictions: no negated pairs, no robustness
     pairs = negation_pairs(pred) if "pair_id" in pred else pd.DataFrame(columns=["domain", "template_id", "template_id_negated",
                                                                                   "consistent", "diff_original", "diff_negated"])
     atomic_write_text(out/"pairs.csv", pairs.to_csv(index=False))
     atomic_write_text(out/"robustness.csv", robustness(pairs).to_csv(index=False))
-    plot_pair_differences(pairs, out/"pair_differences.png"); plot_bubbles(pred, out/"bubbles.png")
+    plot_pair_differences(pairs, out/"pair_differences.png")
     return errs
 
 # %% ../nbs/30_probe.ipynb #b1229bf1
@@ -291,21 +311,22 @@ def _unescape(s:str)->str: return s.replace("\\n", "\n").replace("\\t", "\t")
 
 def main_predict(argv:list[str]|None=None)->int:
     "`spbias apes predict`: P(Yes)/P(No) for each APES example."
-    ap = argparse.ArgumentParser(prog="spbias apes predict", description="Ask a model each APES statement; write P(Yes), P(No), prediction, confidence.")
+    from spbias.cli import HelpFormatter
+    ap = argparse.ArgumentParser(prog="spbias apes predict", description="Ask a model each APES statement; write P(Yes), P(No), prediction, confidence.", formatter_class=HelpFormatter)
     src = ap.add_mutually_exclusive_group(required=True)
-    src.add_argument("--model", help="local model: smollm2, a HF folder, a .gguf file or a hub id")
-    src.add_argument("--hosted", metavar="NAME", help="model name at the OpenAI-compatible endpoint in $SPBIAS_OPENAI_BASE_URL")
+    src.add_argument("--model", help="local model: smollm2, a HF folder, a .gguf file or a hub id (this or --hosted)")
+    src.add_argument("--hosted", metavar="NAME", help="model name at the OpenAI-compatible endpoint in $SPBIAS_OPENAI_BASE_URL (this or --model)")
     ap.add_argument("--examples", required=True, help="CSV written by `spbias apes generate`")
     ap.add_argument("--out", required=True, help="predictions CSV to write")
     ap.add_argument("--prompt", default=DEFAULT_PROMPT, help=r"prompt template holding {statement} (\n for a newline)")
-    ap.add_argument("--prompt-run", default=None, help="run folder of `spbias tune`: put its soft prompt in front")
+    ap.add_argument("--prompt-run", default=None, help="run folder of `spbias tune`: put its soft prompt in front (default: none, the bare model)")
     ap.add_argument("--seed", type=int, default=None, help="seed of --prompt-run (default: best validation accuracy)")
     ap.add_argument("--allow-model-mismatch", action="store_true", help="use --prompt-run even if --model is not the model it was tuned on")
-    ap.add_argument("--templates", default=None, help="templates CSV, to add a domain column")
-    ap.add_argument("--batch-size", type=int, default=32)
-    ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"])
+    ap.add_argument("--templates", default=None, help="templates CSV, to add a domain column (default: none)")
+    ap.add_argument("--batch-size", type=int, default=32, help="statements per forward pass")
+    ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="dtype of the model's weights and activations")
     ap.add_argument("--cache", default=None, help="hosted answers cache (default: OUT.cache.sqlite)")
-    ap.add_argument("--requests-per-s", type=float, default=None, help="hosted rate limit")
+    ap.add_argument("--requests-per-s", type=float, default=None, help="hosted rate limit in requests per second (default: none, no limit)")
     a = ap.parse_args(argv)
     if not Path(a.examples).exists(): raise SpbiasError(f"examples file {a.examples} does not exist.", "run `spbias apes generate` first.")
     ex, prompt = pd.read_csv(a.examples, keep_default_na=False), _unescape(a.prompt)
@@ -335,15 +356,18 @@ def main_predict(argv:list[str]|None=None)->int:
 
 def main_report(argv:list[str]|None=None)->int:
     "`spbias apes report`: error rates, robustness and figures from a predictions CSV."
-    ap = argparse.ArgumentParser(prog="spbias apes report", description="Error rates per domain, robustness to negation, figures.")
+    from spbias.cli import HelpFormatter
+    ap = argparse.ArgumentParser(prog="spbias apes report", description="Error rates per domain, robustness to negation, figures.", formatter_class=HelpFormatter)
     ap.add_argument("predictions", help="CSV written by `spbias apes predict`")
     ap.add_argument("--out", required=True, help="report folder")
-    ap.add_argument("--templates", default=None, help="templates CSV, for domains when the predictions have none")
-    ap.add_argument("--domain-by", default=None, help="a column to use as the domain, e.g. class_1")
+    ap.add_argument("--templates", default=None, help="templates CSV, for domains when the predictions have none (default: none)")
+    ap.add_argument("--domain-by", default=None, help="a column to use as the domain, e.g. class_1 (default: the domain column, else the templates')")
     a = ap.parse_args(argv)
     if not Path(a.predictions).exists(): raise SpbiasError(f"predictions file {a.predictions} does not exist.", "run `spbias apes predict` first.")
     pred = pd.read_csv(a.predictions, keep_default_na=False, na_values={"confidence": [""], "p_yes": [""], "p_no": [""]})
     errs = write_report(with_domain(pred, a.templates, a.domain_by), a.out)
     print(errs.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    if "negated" not in pred:
+        print("robustness to negation needs negated pairs (a `negated` column, as `spbias apes generate` writes): not reported.")
     print(f"report written to {a.out}")
     return 0

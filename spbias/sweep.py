@@ -307,11 +307,13 @@ def bias_set(spec:str, # "ours", "czarnowska", "ours:age,sexuality" or a TSV pat
 # %% ../nbs/40_sweep.ipynb #f7f9a9f8
 def main(argv:list[str]|None=None)->int:
     "`spbias sweep`: run this machine's share of a sweep with papermill."
-    ap = argparse.ArgumentParser(prog="spbias sweep", description="Expand a SWEEP.yaml into tuning runs and execute them with papermill.")
+    from spbias.cli import HelpFormatter
+    ap = argparse.ArgumentParser(prog="spbias sweep", description="Expand a SWEEP.yaml into tuning runs and execute them with papermill.",
+                                 formatter_class=HelpFormatter)
     ap.add_argument("sweep", help="the sweep file, e.g. sweeps/demo.yaml")
-    ap.add_argument("--shard", default="0/1", help="this machine's share i/n, 0 <= i < n (default 0/1: everything)")
+    ap.add_argument("--shard", default="0/1", help="this machine's share i/n, 0 <= i < n (0/1: everything)")
     ap.add_argument("--dry-run", action="store_true", help="list the runs that would execute, and stop")
-    ap.add_argument("--only", default=None, help="run only ids matching this fnmatch pattern, e.g. '*opt-125m/sst5/*'")
+    ap.add_argument("--only", default=None, help="run only ids matching this fnmatch pattern, e.g. '*opt-125m/sst5/*' (default: every run)")
     ap.add_argument("--out", default=None, help="output root (default: the sweep's out:)")
     ap.add_argument("--notebook", default=None, help="tuning notebook (default: the sweep's notebook: or nbs/runs/tune.ipynb)")
     ap.add_argument("--force", action="store_true", help="move run folders that hold another configuration aside (default: refuse them)")

@@ -259,9 +259,10 @@ def bias_source(which:str, # "czarnowska" (Czarnowska et al.'s templates) or "ou
 
 def main(argv:list[str]|None=None)->int:
     "`spbias templates czarnowska|ours`: write a bias set TSV."
-    ap = argparse.ArgumentParser(prog="spbias templates", description="Generate a bias test set from templates and lexicons.")
+    from spbias.cli import HelpFormatter
+    ap = argparse.ArgumentParser(prog="spbias templates", description="Generate a bias test set from templates and lexicons.", formatter_class=HelpFormatter)
     ap.add_argument("which", choices=["czarnowska", "ours"], help="Czarnowska et al.'s templates or our own (data/templates)")
-    ap.add_argument("--source", type=Path, help="templates folder (czarnowska default: shared data; ours: data/templates)")
+    ap.add_argument("--source", type=Path, help="templates folder (default: czarnowska: the shared data's; ours: data/templates)")
     ap.add_argument("--out", type=Path, required=True, help="output TSV")
     ap.add_argument("--attributes", help="comma-separated, e.g. age,sexuality (default: all available)")
     a = ap.parse_args(argv)
