@@ -34,12 +34,16 @@ class Sweep:
     params:dict=field(default_factory=dict)  # common notebook parameters (batch_size, max_steps, ...)
     out:str="papermill_runs"  # output root
     notebook:str|None=None    # tuning notebook (default: nbs/runs/tune.ipynb of the repository)
+    lr_by_dataset:tuple=()    # ((dataset, (lr, ...)), ...): each tuning set's own learning rates (chosen per set, as in the papers' Table 3)
     def __post_init__(self):
         for k in _GRID_KEYS:
             if not getattr(self, k): raise SpbiasError(f"sweep {self.name!r}: {k!r} is empty.", f"list at least one value under {k}:")
-        if any(x <= 0 for x in self.lr): raise SpbiasError(f"sweep {self.name!r}: learning rates must be > 0, got {self.lr}.", "fix the lr: list.")
+        if any(x <= 0 for x in self.lr) or any(x <= 0 for _, v in self.lr_by_dataset for x in v): raise SpbiasError(f"sweep {self.name!r}: learning rates must be > 0, got {self.lr}.", "fix the lr: list.")
         if any(int(x) <= 0 for x in self.n_tokens): raise SpbiasError(f"sweep {self.name!r}: n_tokens must be > 0, got {self.n_tokens}.", "fix the n_tokens: list.")
         if self.seeds_per_run < 1: raise SpbiasError(f"sweep {self.name!r}: seeds_per_run must be >= 1.", "set seeds_per_run: 1 (one notebook per seed) or more.")
+        if self.lr_by_dataset and sorted(d for d, _ in self.lr_by_dataset) != sorted(self.datasets):
+            raise SpbiasError(f"sweep {self.name!r}: lr names the tuning sets {sorted(d for d, _ in self.lr_by_dataset)}, "
+                              f"datasets lists {sorted(self.datasets)}.", "give one lr list per dataset, e.g. lr: {sst5: [1.0e-2], semeval: [1.0e-3]}.")
         clash = set(self.params) & {"model", "dataset", "lr", "n_tokens", "seeds", "out_dir"}
         if clash: raise SpbiasError(f"sweep {self.name!r}: params sets {sorted(clash)}, which the grid decides.", "move them to the grid keys.")
 
@@ -54,15 +58,20 @@ def sweep_from_dict(d:dict, # the parsed YAML
     if unknown: raise SpbiasError(f"sweep {name!r}: unknown keys {sorted(unknown)}.", f"use only {sorted(_TOP_KEYS)}; per-run settings go under params:.")
     missing = [k for k in _GRID_KEYS if k not in d]
     if missing: raise SpbiasError(f"sweep {name!r}: missing keys {missing}.", "add them to the sweep file.")
-    try: lrs = tuple(float(x) for x in _as_list(d["lr"]))
-    except (TypeError, ValueError): raise SpbiasError(f"sweep {name!r}: lr {d['lr']!r} is not a list of numbers.", "write e.g. lr: [1.0e-2, 1.0e-3].") from None
+    try:
+        if isinstance(d["lr"], dict):  # one list per tuning set
+            by = tuple((str(k), tuple(float(x) for x in _as_list(v))) for k, v in d["lr"].items())
+            lrs = tuple(sorted({x for _, v in by for x in v}))
+        else: by, lrs = (), tuple(float(x) for x in _as_list(d["lr"]))
+    except (TypeError, ValueError): raise SpbiasError(f"sweep {name!r}: lr {d['lr']!r} is not a list of numbers.",
+                                                      "write e.g. lr: [1.0e-2, 1.0e-3], or one list per dataset: lr: {sst5: [1.0e-2], semeval: [1.0e-3]}.") from None
     seeds = d["seeds"]
     seeds = tuple(parse_seeds(seeds if isinstance(seeds, (int, str)) else list(seeds)))
     return Sweep(name=str(d.get("name", name)), models=tuple(map(str, _as_list(d["models"]))),
                  datasets=tuple(map(str, _as_list(d["datasets"]))), lr=lrs,
                  n_tokens=tuple(int(x) for x in _as_list(d["n_tokens"])), seeds=seeds,
                  seeds_per_run=int(d.get("seeds_per_run", 1)), params=dict(d.get("params") or {}),
-                 out=str(d.get("out", "papermill_runs")), notebook=d.get("notebook"))
+                 out=str(d.get("out", "papermill_runs")), notebook=d.get("notebook"), lr_by_dataset=by)
 
 def load_sweep(path:str|Path # a SWEEP.yaml file
               )->Sweep:
@@ -113,8 +122,9 @@ def expand(sweep:Sweep)->list[Run]:
     params = tuple(sorted(sweep.params.items()))
     k = sweep.seeds_per_run
     groups = [tuple(sweep.seeds[i:i+k]) for i in range(0, len(sweep.seeds), k)]
+    lrs = dict(sweep.lr_by_dataset)
     runs = [Run(m, d, lr, n, g, params) for m in sweep.models for d in sweep.datasets
-            for lr in sweep.lr for n in sweep.n_tokens for g in groups]
+            for lr in lrs.get(d, sweep.lr) for n in sweep.n_tokens for g in groups]
     ids = [r.run_id for r in runs]
     if len(set(ids)) != len(ids):
         dup = sorted({i for i in ids if ids.count(i) > 1})
