@@ -198,7 +198,7 @@ def _find_key(d, key):
             if r is not None: return r
     return None
 
-RUN_COLUMNS = ["model", "dataset", "lr", "n_tokens", "run_dir", "seed", "validation_accuracy", "test_accuracy", "best_step", "stopped_early"]
+RUN_COLUMNS = ["model", "dataset", "lr", "n_tokens", "run_dir", "seed", "validation_accuracy", "validation_loss", "test_accuracy", "best_step", "stopped_early"]
 
 def read_runs(results:str|Path # a folder holding run folders, at any depth
              )->pd.DataFrame:
@@ -214,9 +214,9 @@ def read_runs(results:str|Path # a folder holding run folders, at any depth
             s = json.loads(p.read_text())
             s = {**s, "validation_accuracy": s.get("validation_accuracy") if usable(s) else None}  # a diverged seed never ranks
             rows.append({**base, "run_dir": str(cfg.parent), "seed": int(p.parent.name.split("-", 1)[1]),
-                         **{k: s.get(k) for k in ("validation_accuracy", "test_accuracy", "best_step", "stopped_early")}})
+                         **{k: s.get(k) for k in ("validation_accuracy", "validation_loss", "test_accuracy", "best_step", "stopped_early")}})
     df = pd.DataFrame(rows, columns=RUN_COLUMNS)
-    return df.astype({"validation_accuracy": float, "test_accuracy": float})
+    return df.astype({"validation_accuracy": float, "validation_loss": float, "test_accuracy": float})
 
 # %% ../nbs/41_figures.ipynb #df499321
 def mean_ci(x, ci:str="t")->tuple[float, float, float]: # ci: "t" (Student t, n−1 df) or "papers" (mean ± 1.96·s/√n)
@@ -234,10 +234,11 @@ def top_k(runs:pd.DataFrame, k:int=5, by:str="validation_accuracy")->pd.DataFram
                 .groupby(["model", "dataset", "lr", "n_tokens"], sort=False).head(k))
 
 def choose_hparams(runs:pd.DataFrame, k:int=5)->pd.DataFrame:
-    "Table 3: per model and tuning set, the lr and n_tokens whose top-k seeds have the best mean validation accuracy."
+    "Table 3: per model and tuning set, the lr and n_tokens whose top-k seeds have the best mean validation accuracy (ties: the lower mean validation loss)."
     t = (top_k(runs, k).groupby(["model", "dataset", "lr", "n_tokens"], as_index=False)
-         .agg(validation_accuracy=("validation_accuracy", "mean"), n_seeds=("seed", "size")))
-    t = t.sort_values(["validation_accuracy", "lr", "n_tokens"], ascending=[False, True, True])
+         .agg(validation_accuracy=("validation_accuracy", "mean"), validation_loss=("validation_loss", "mean"), n_seeds=("seed", "size")))
+    t["_acc"] = t.validation_accuracy.round(9)  # means of ratios of counts: equal ones must compare equal, not by rounding noise
+    t = t.sort_values(["_acc", "validation_loss", "lr", "n_tokens"], ascending=[False, True, True, True]).drop(columns="_acc")
     t = t.groupby(["model", "dataset"], sort=False).head(1)
     order = {m: i for i, m in enumerate(model_order(t.model))}; dso = {d: i for i, d in enumerate(dataset_order(t.dataset))}
     return t.sort_values(["model", "dataset"], key=lambda s: s.map(order if s.name == "model" else dso)).reset_index(drop=True)
