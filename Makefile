@@ -6,7 +6,7 @@ STAMP := $(VENV)/.spbias-installed
 # extra pip arguments for torch, e.g. --index-url https://download.pytorch.org/whl/cpu off this machine
 TORCH_PIP_ARGS ?=
 
-.PHONY: install demo test test-slow export clean-nbs bench
+.PHONY: install demo test test-slow lab export clean-nbs bench
 
 # the environment is stale when setup.py or settings.ini (the dependencies) are newer than the last install
 $(STAMP): setup.py settings.ini
@@ -28,6 +28,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH bash scripts/test.sh
+
+# JupyterLab on the notebooks (the docs and the tests are the same notebooks)
+lab: $(STAMP)
+	$(BIN)/jupyter lab nbs/
 
 test-slow: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH bash scripts/test.sh --flags "slow"
