@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, csv, importlib, itertools, re, sys
 from pathlib import Path
 import pandas as pd
-from .core import SpbiasError, atomic_write_text
+from .core import SpbiasError, atomic_write_text, save_table
 
 # %% auto #0
 __all__ = ['load_domain', 'parse_constraints', 'satisfies', 'load_apes_templates', 'generate_apes', 'main']
@@ -139,6 +139,6 @@ def main(argv:list[str]|None=None)->int:
     sub.add_parser("predict", help="ask a model (spbias.probe)"); sub.add_parser("report", help="summarise answers (spbias.probe)")
     a = ap.parse_args(argv)
     df = generate_apes(a.templates, a.domains, a.question)
-    atomic_write_text(a.out, df.to_csv(index=False))
+    save_table(df, a.out)
     print(f"wrote {len(df)} statements from {df.template_id.nunique()} templates to {a.out}")
     return 0

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['SpbiasError', 'repo_root', 'shared_data_dir', 'project_data_dir', 'smollm2_gguf_path', 'atomic_write_bytes',
-           'atomic_write_text', 'atomic_write_json', 'atomic_savez', 'sha256_file', 'move_aside', 'append_jsonl',
-           'enable_compile_cache', 'parse_seeds']
+__all__ = ['TABLE_FORMATS', 'SpbiasError', 'repo_root', 'shared_data_dir', 'project_data_dir', 'smollm2_gguf_path',
+           'atomic_write_bytes', 'atomic_write_text', 'atomic_write_json', 'atomic_savez', 'sha256_file', 'move_aside',
+           'append_jsonl', 'table_format', 'save_table', 'load_table', 'enable_compile_cache', 'parse_seeds']
 
 # %% ../nbs/00_core.ipynb #8ce2507a
 class SpbiasError(ValueError):
@@ -132,6 +132,38 @@ def append_jsonl(path:str|Path, record:dict)->None:
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a", encoding="utf-8") as f:
         f.write(json.dumps(record, default=_json_default) + "\n"); f.flush(); os.fsync(f.fileno())
+
+# %% ../nbs/00_core.ipynb #9a083546
+TABLE_FORMATS = {".tsv": "tab-separated text", ".csv": "comma-separated text", ".parquet": "Apache Parquet"}
+
+def table_format(path:str|Path)->str:
+    "The format a table file's extension names (`.tsv`, `.csv` or `.parquet`); an error for any other."
+    ext = Path(path).suffix.lower()
+    if ext not in TABLE_FORMATS:
+        raise SpbiasError(f"{path}: a table file's extension chooses its format, and {ext or 'no extension'!r} is none of "
+                          f"{', '.join(TABLE_FORMATS)}.", f"name it e.g. {Path(path).with_suffix('.tsv').name} or .csv or .parquet.")
+    return ext
+
+def save_table(df, # a pandas DataFrame
+               path:str|Path, index:bool=False)->Path:
+    "Write a table atomically in the format its extension names (.tsv without quoting, .csv, .parquet)."
+    import csv, io
+    ext = table_format(path)
+    if ext == ".parquet":
+        buf = io.BytesIO(); df.to_parquet(buf, index=index); return atomic_write_bytes(path, buf.getvalue())
+    if ext == ".tsv":  # no quoting, so a text reads back as written; an escape character only where a field holds a tab or newline
+        try: return atomic_write_text(path, df.to_csv(sep="\t", index=index, quoting=csv.QUOTE_NONE))
+        except csv.Error: return atomic_write_text(path, df.to_csv(sep="\t", index=index, quoting=csv.QUOTE_NONE, escapechar="\\"))
+    return atomic_write_text(path, df.to_csv(index=index))
+
+def load_table(path:str|Path, **csv_kwargs):
+    "Read a table in the format its extension names; `csv_kwargs` go to pandas' text reader (.tsv, .csv)."
+    import csv, pandas as pd
+    ext = table_format(path)
+    if not Path(path).is_file(): raise SpbiasError(f"table file {path} not found.", "check the path.")
+    if ext == ".parquet": return pd.read_parquet(path)
+    if ext == ".tsv": csv_kwargs = {"sep": "\t", "quoting": csv.QUOTE_NONE, **csv_kwargs}
+    return pd.read_csv(path, **csv_kwargs)
 
 # %% ../nbs/00_core.ipynb #878c6599
 def enable_compile_cache(path:str|Path|None=None, # cache folder (default: $SPBIAS_JAX_CACHE, else ~/.cache/spbias/jax)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, csv, json, sys, warnings, zlib
 from pathlib import Path
 import numpy as np, pandas as pd
-from .core import SpbiasError, atomic_write_text
+from .core import SpbiasError, atomic_write_text, save_table, load_table
 from .data import LABEL_NAMES
 
 # %% auto #0
@@ -27,10 +27,14 @@ KEYS = ["model", "dataset", "run", "category", "group"]
 
 def _read_one(path:Path)->pd.DataFrame:
     path = Path(path)
-    if not path.is_file(): raise SpbiasError(f"predictions file {path} not found.", "pass TSV files written by `spbias predict`.")
-    df = pd.read_csv(path, sep="\t", quoting=csv.QUOTE_NONE, keep_default_na=False, low_memory=False,
-                     dtype={c: str for c in BASE_COLUMNS + ["template_id"]},
-                     na_values={c: ["", "nan", "NaN", "NA"] for c in OPTIONAL_COLUMNS})
+    if not path.is_file(): raise SpbiasError(f"predictions file {path} not found.", "pass files written by `spbias predict` (.tsv, .csv or .parquet).")
+    text = {c: str for c in BASE_COLUMNS + ["template_id"]}
+    if path.suffix.lower() == ".parquet":
+        df = load_table(path); df = df.astype({c: str for c in text if c in df})
+    elif path.suffix.lower() == ".csv":
+        df = load_table(path, keep_default_na=False, low_memory=False, dtype=text, na_values={c: ["", "nan", "NaN", "NA"] for c in OPTIONAL_COLUMNS})
+    else: df = pd.read_csv(path, sep="\t", quoting=csv.QUOTE_NONE, keep_default_na=False, low_memory=False,   # the published format
+                           dtype=text, na_values={c: ["", "nan", "NaN", "NA"] for c in OPTIONAL_COLUMNS})
     missing = [c for c in BASE_COLUMNS if c not in df.columns]
     if missing: raise SpbiasError(f"{path} lacks columns {missing}.", f"write a header with {' '.join(BASE_COLUMNS)}.")
     for c in ("y_true", "y_pred"):
@@ -422,8 +426,8 @@ def main_gaps(argv:list[str]|None=None)->int:
     _refuse_overwrite([a.out, a.per_run], a.force)
     preds = load_predictions(a.predictions)
     gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, n_boot=a.n_boot, boot_seed=a.boot_seed)
-    if a.per_run: atomic_write_text(a.per_run, per_run.to_csv(index=False))
-    atomic_write_text(a.out, gt.to_csv(index=False))
+    if a.per_run: save_table(per_run, a.per_run)
+    save_table(gt, a.out)
     print(f"wrote {len(gt)} rows ({gt.model.nunique()} models, {preds.run.nunique()} prompts read) to {a.out}\n"
           f"{method_note(gt)}: {int((gt.significance != 0).sum())} significant")
     return 0
@@ -433,7 +437,8 @@ def read_gaps(path:str|Path)->pd.DataFrame:
     "A gap table CSV (group names such as 'NA' stay text)."
     if not Path(path).is_file(): raise SpbiasError(f"gap table {path} not found.", "run `spbias gaps` first.")
     num = ["gap_mean", "ci_low", "ci_high", "p_value", "p_adjusted", "value_mean"]
-    return pd.read_csv(path, keep_default_na=False, na_values={c: ["", "nan", "NaN"] for c in num})
+    if Path(path).suffix.lower() == ".parquet": return load_table(path)
+    return load_table(path, keep_default_na=False, na_values={c: ["", "nan", "NaN"] for c in num})
 
 def main_table2(argv:list[str]|None=None)->int:
     "`spbias table2`: net count of models with significant gaps per group, dataset and metric."
@@ -449,6 +454,8 @@ def main_table2(argv:list[str]|None=None)->int:
     a = ap.parse_args(argv)
     _refuse_overwrite([a.out], a.force)
     t2 = table2(read_gaps(a.gaps), tuple(a.metrics.split(",")), a.adjust)
-    atomic_write_text(a.out, (table2_wide(t2).to_csv() if a.wide else t2.to_csv(index=False)))
+    if a.wide:  # one header row: "<dataset> <metric>" columns, so every format holds it
+        w = table2_wide(t2); w.columns = [" ".join(str(x) for x in c if str(x)) for c in w.columns]; t2 = w.reset_index()
+    save_table(t2, a.out)
     print(f"wrote Table 2 ({t2.group.nunique()} groups) to {a.out}; intervals: {_join(t2.ci_method)}, adjustment: {_join(t2.adjust)}")
     return 0

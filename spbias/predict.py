@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, hashlib, json, math, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
-from .core import SpbiasError, atomic_write_text, move_aside
+from .core import SpbiasError, atomic_write_text, move_aside, save_table
 from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
 from .metrics import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS  # the predictions TSV contract, defined where it is read
@@ -127,9 +127,8 @@ def tuning_split_table(table:pd.DataFrame, split:str)->pd.DataFrame:
     return pd.DataFrame({"label": part.label.to_numpy(), "category": "sentiment", "group": split, "text": part.text.to_numpy()})
 
 def write_predictions(df:pd.DataFrame, path:str|Path)->Path:
-    "Write a predictions table as TSV (atomically)."
-    import csv
-    return atomic_write_text(path, df.to_csv(sep="\t", index=False, quoting=csv.QUOTE_NONE, escapechar="\\"))
+    "Write a predictions table atomically: .tsv (the default, the published format), .csv or .parquet, as the extension says."
+    return save_table(df, path)
 
 # %% ../nbs/13_predict.ipynb #a2c9128f
 def main(argv:list[str]|None=None)->int:
@@ -139,7 +138,7 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--run", required=True, help="run folder written by spbias tune")
     p.add_argument("--testset", required=True, help="TSV: label, category, group, text[, template_id] (header optional), "
                    "or train / validation / test to score a split of the run's tuning set")
-    p.add_argument("--out", required=True, help="predictions TSV to write")
+    p.add_argument("--out", required=True, help="predictions file to write: .tsv (the published format), .csv or .parquet")
     p.add_argument("--top-k", type=int, default=None, help="score only the k usable seeds with the best validation accuracy (default: every finished seed)")
     p.add_argument("--batch-size", type=int, default=64, help="rows per scoring batch")
     p.add_argument("--allow-model-mismatch", action="store_true", help="score even if the model differs from the one the run was tuned on")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, json, math, re, sys
 from pathlib import Path
 import numpy as np, pandas as pd
-from .core import SpbiasError, atomic_write_text, atomic_write_json
+from .core import SpbiasError, atomic_write_text, atomic_write_json, save_table, load_table
 
 # %% auto #0
 __all__ = ['DEFAULT_PROMPT', 'PRED_COLUMNS', 'split_prompt', 'answer_variants', 'yes_no_token_ids', 'next_token_scores',
@@ -329,7 +329,7 @@ def main_predict(argv:list[str]|None=None)->int:
     ap.add_argument("--requests-per-s", type=float, default=None, help="hosted rate limit in requests per second (default: none, no limit)")
     a = ap.parse_args(argv)
     if not Path(a.examples).exists(): raise SpbiasError(f"examples file {a.examples} does not exist.", "run `spbias apes generate` first.")
-    ex, prompt = pd.read_csv(a.examples, keep_default_na=False), _unescape(a.prompt)
+    ex, prompt = load_table(a.examples, keep_default_na=False), _unescape(a.prompt)
     if a.hosted:
         if a.prompt_run: raise SpbiasError("--prompt-run needs a local model.", "drop --prompt-run or use --model.")
         from spbias.hosted import HostedClient, HostedConfig
@@ -349,7 +349,7 @@ def main_predict(argv:list[str]|None=None)->int:
             print(f"soft prompt: {a.prompt_run} seed {seed} ({soft.shape[0]} tokens)")
         pred = probe_local(model, tok, ex, prompt, soft, a.batch_size, progress=True)
     if a.templates: pred = with_domain(pred, a.templates)
-    atomic_write_text(a.out, pred.to_csv(index=False))
+    save_table(pred, a.out)
     ok = (pred.prediction == pred.label.astype(str)).mean()
     print(f"wrote {len(pred)} answers to {a.out} (error rate {1 - ok:.3f})")
     return 0
@@ -364,7 +364,7 @@ def main_report(argv:list[str]|None=None)->int:
     ap.add_argument("--domain-by", default=None, help="a column to use as the domain, e.g. class_1 (default: the domain column, else the templates')")
     a = ap.parse_args(argv)
     if not Path(a.predictions).exists(): raise SpbiasError(f"predictions file {a.predictions} does not exist.", "run `spbias apes predict` first.")
-    pred = pd.read_csv(a.predictions, keep_default_na=False, na_values={"confidence": [""], "p_yes": [""], "p_no": [""]})
+    pred = load_table(a.predictions, keep_default_na=False, na_values={"confidence": [""], "p_yes": [""], "p_no": [""]})
     errs = write_report(with_domain(pred, a.templates, a.domain_by), a.out)
     print(errs.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     if "negated" not in pred:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, copy, csv, json, random, re, sys
 from pathlib import Path
 import pandas as pd
-from .core import SpbiasError, shared_data_dir, project_data_dir, atomic_write_text
+from .core import SpbiasError, shared_data_dir, project_data_dir, atomic_write_text, save_table, load_table
 
 # %% auto #0
 __all__ = ['PLACEHOLDER', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'article', 'parse_placeholder', 'fill', 'slot_form',
@@ -219,12 +219,19 @@ def generate(folder:Path, # folder with templates/ and terms/ (and optionally la
 
 # %% ../nbs/20_templates.ipynb #602a77e6
 def save_bias_set(df:pd.DataFrame, path:Path)->Path:
-    "Write a bias set as TSV with a header (atomically)."
+    "Write a bias set with a header (atomically): .tsv (the default), .csv or .parquet, as the extension says."
     if df.text.str.contains(r"[\t\n]").any(): raise SpbiasError("a sentence contains a tab or newline.", "remove it from the template or lexicon.")
-    return atomic_write_text(path, df[BIAS_COLUMNS].to_csv(sep="\t", index=False, quoting=csv.QUOTE_NONE))
+    return save_table(df[BIAS_COLUMNS], path)
 
 def load_bias_set(path:Path)->pd.DataFrame:
-    "A bias set TSV, with or without header (`label, category, group, text[, template_id]`)."
+    "A bias set: TSV with or without header (`label, category, group, text[, template_id]`), or .csv / .parquet with a header."
+    if Path(path).suffix.lower() in (".csv", ".parquet"):
+        df = load_table(path, dtype={"category": str, "group": str, "text": str}, keep_default_na=False)
+        missing = [c for c in BIAS_COLUMNS[:4] if c not in df]
+        if missing: raise SpbiasError(f"{path} lacks columns {missing}.", "give label, category, group, text (and optionally template_id).")
+        df["label"] = df["label"].astype(int)
+        if "template_id" not in df: df["template_id"] = ""
+        return df[BIAS_COLUMNS].astype({"template_id": str})
     with open(path, encoding="utf-8") as f: first = f.readline().rstrip("\n").split("\t")
     header = first[0] == "label"
     n = len(first)
