@@ -226,6 +226,16 @@ def _one_line(e:BaseException)->str:
     return f"{type(e).__name__}: {msg[-1] if msg else ''}"[:300]
 
 RUN_MARK = "sweep_run.json"  # written into a run folder before its notebook runs
+_RESCORE_PARAMS = ("bias_sets",)  # may change on an existing run folder: its tuning is kept, the sets it lacks are scored
+
+def _rescore_only(mark:dict, run:Run, out:Path)->list|None:
+    "The run mark's bias sets when its parameters differ from this run's in the bias sets alone (else None)."
+    old = mark.get("parameters")
+    if not isinstance(old, dict): return None
+    new = json.loads(json.dumps(run.parameters(out), default=str))  # as a mark stores them
+    skip = set(_PATH_PARAMS) | set(_RESCORE_PARAMS)
+    same = {k: v for k, v in old.items() if k not in skip} == {k: v for k, v in new.items() if k not in skip}
+    return old.get("bias_sets", []) if same else None
 
 def _claim(run:Run, out:Path, force:bool, log)->str|None:
     "Make the run's folder ready under the no-overwrite rule; an error message when it is refused."
@@ -233,7 +243,10 @@ def _claim(run:Run, out:Path, force:bool, log)->str|None:
     if folder.exists() and any(folder.iterdir()):
         try: mark = json.loads((folder/RUN_MARK).read_text())
         except (OSError, ValueError): mark = {}
-        if mark.get("config_hash") != run.config_hash:
+        rescore = _rescore_only(mark, run, out) if mark.get("config_hash") != run.config_hash else None
+        if rescore is not None:  # same tuning, other bias sets: continue it (the notebook keeps predictions already written)
+            log(f"  {run.run_id}: bias sets {rescore} -> {dict(run.params).get('bias_sets')}: tuning kept, missing sets scored")
+        elif mark.get("config_hash") != run.config_hash:
             if not force: return (f"{folder} holds another configuration or other files (config {mark.get('config_hash', 'unknown')}, "
                                   f"this run {run.config_hash}); pass --force to move it aside (nothing is deleted)")
             log(f"  --force: moved {folder} aside to {move_aside(folder)}")
@@ -310,6 +323,7 @@ def bias_set(spec:str, # "ours", "czarnowska", "ours:age,sexuality" or a TSV pat
         src, layout, keep = T.bias_source(name, czarnowska_dir if name == "czarnowska" else None,
                                           [a.strip() for a in attrs.split(",") if a.strip()] or None)
         df = T.generate(src, keep, layout)
+        if attrs.strip(): name = "-".join([name] + keep)  # a subset gets its own file: czarnowska:age,names -> czarnowska-age-names
     elif Path(spec).is_file(): name, df = Path(spec).stem, T.load_bias_set(Path(spec))
     else: raise SpbiasError(f"unknown bias set {spec!r}.", "use 'ours', 'czarnowska', 'ours:age,sexuality' or the path of a bias-set TSV.")
     return name, subsample_bias_set(df, templates_per_label, terms_per_group, seed)
