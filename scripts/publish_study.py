@@ -48,6 +48,12 @@ def majority(run: Path) -> dict:
     return {f"majority_{s}": max(counts[s]) / sum(counts[s]) for s in ("validation", "test")}
 
 
+def bias_set_files(run: Path, name: str) -> list[Path]:
+    "A run's predictions of bias set `name`: `predictions/<name>.tsv`, or one file per attribute subset (`<name>-<attrs>.tsv`)."
+    d = run/"predictions"
+    return sorted(p for p in d.glob(f"{name}*.tsv") if p.stem == name or p.stem.startswith(f"{name}-"))
+
+
 def seconds_from_notebook(nb: Path) -> dict:
     "Tuning and scoring seconds of one executed run notebook (its printed timings)."
     text = nb.read_text()
@@ -73,7 +79,8 @@ def main(argv=None):
     (a.out/"tables").mkdir(parents=True); (a.out/"figures").mkdir(); (a.out/"predictions").mkdir()
 
     # per-seed summaries (both stages), the learning-rate choice, accuracies against the majority class
-    summ = pd.concat([summaries(a.main, "main")] + ([summaries(a.pilot, "lr")] if a.pilot else []), ignore_index=True)
+    main_summ = summaries(a.main, "main")
+    summ = pd.concat([main_summ] + ([summaries(a.pilot, "lr")] if a.pilot else []), ignore_index=True)
     atomic_write_text(a.out/"summaries.csv", summ.to_csv(index=False))
     if a.pilot:
         lr = (summ[summ.stage == "lr"].groupby(["dataset", "lr"]).validation_accuracy.agg(["mean", "min", "max", "count"])
@@ -81,7 +88,7 @@ def main(argv=None):
         F.write_table(lr, a.out/"tables", "lr_choice", note="best validation accuracy of each seed, mean over the stage's seeds")
     acc = []
     for run in runs:
-        s = summaries(run.parent, "main"); s = s[s.run_id == json.loads((run/"config.json").read_text())["run_id"]]
+        s = main_summ[main_summ.run_id == json.loads((run/"config.json").read_text())["run_id"]]
         ok = s[s.usable.astype(bool)].sort_values(["validation_accuracy", "seed"], ascending=[False, True])
         top = ok.head(TOP_K)
         row = dict(dataset=s.dataset.iloc[0], lr=s.lr.iloc[0], n_seeds=len(s), n_usable=len(ok), top_k=len(top),
@@ -94,14 +101,17 @@ def main(argv=None):
     acc = pd.DataFrame(acc)
     F.write_table(acc, a.out/"tables", "accuracy", note=f"95% CI: Student t over the top {TOP_K} seeds by validation accuracy")
 
-    # predictions of the top-k prompts on the bias set, compressed
-    files = [run/"predictions"/f"{a.bias_set}.tsv" for run in runs if (run/"predictions"/f"{a.bias_set}.tsv").is_file()]
-    if not files: raise SpbiasError(f"no predictions/{a.bias_set}.tsv under {a.main}.", "let the sweep's runs finish their scoring.")
+    # predictions of the top-k prompts on the bias set (one file, or one per attribute subset), compressed
+    files = [f for run in runs for f in bias_set_files(run, a.bias_set)]
+    if not files: raise SpbiasError(f"no predictions/{a.bias_set}.tsv or {a.bias_set}-*.tsv under {a.main}.",
+                                    "let the sweep's runs finish their scoring.")
     preds = M.load_predictions(files)
     for f in files:
         d = json.loads((f.parent.parent/"config.json").read_text())["run"]["dataset"]
-        with open(f, "rb") as src, gzip.open(a.out/"predictions"/f"{a.bias_set}_{d}.tsv.gz", "wb", compresslevel=9) as dst:
+        with open(f, "rb") as src, gzip.open(a.out/"predictions"/f"{f.stem}_{d}.tsv.gz", "wb", compresslevel=9) as dst:
             shutil.copyfileobj(src, dst)
+    scored = {d: sorted(g.category.unique()) for d, g in preds.groupby("dataset")}
+    for d, cats in scored.items(): print(f"{d}: {len(preds[preds.dataset == d])} prediction rows, categories {cats}")
 
     # gap tables and Table 2 under each method; figures from the default (t)
     notes = {}
@@ -117,13 +127,15 @@ def main(argv=None):
             for cat in gaps.category.unique():
                 F.save_figure(F.gap_figure(gaps, cat), a.out/"figures", f"gaps_{cat.replace('grouped_', '')}")
 
-    cost = []
+    cost = []  # one row per execution of a run's notebook: the last one, and the earlier ones the sweep kept beside it
     for run in runs:
         m = json.loads((run/"manifest.json").read_text()) if (run/"manifest.json").is_file() else {}
-        nb = run.parent/f"{run.name}.ipynb"
-        cost.append(dict(dataset=json.loads((run/"config.json").read_text())["run"]["dataset"], run=run.name,
-                         run_seconds=m.get("seconds"), **(seconds_from_notebook(nb) if nb.is_file() else {})))
-    atomic_write_json(a.out/"study.json", dict(top_k=TOP_K, methods={k: dict(ci=c, adjust=j) for k, (c, j) in METHODS.items()},
+        d = json.loads((run/"config.json").read_text())["run"]["dataset"]
+        for nb in sorted(run.parent.glob(f"{run.name}.ipynb.attempt-*")) + [run.parent/f"{run.name}.ipynb"]:
+            if nb.is_file(): cost.append(dict(dataset=d, run=run.name, notebook=nb.name, **seconds_from_notebook(nb)))
+        cost.append(dict(dataset=d, run=run.name, notebook="manifest (last execution)", run_seconds=m.get("seconds")))
+    atomic_write_json(a.out/"study.json", dict(top_k=TOP_K, bias_set=a.bias_set, categories_scored=scored,
+                                               methods={k: dict(ci=c, adjust=j) for k, (c, j) in METHODS.items()},
                                                method_notes=notes, n_boot=a.n_boot, boot_seed=0, cost=cost,
                                                written=time.strftime("%Y-%m-%dT%H:%M:%S")))
     size = sum(p.stat().st_size for p in a.out.rglob("*") if p.is_file())

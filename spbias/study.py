@@ -9,7 +9,7 @@ import numpy as np, pandas as pd
 from .core import SpbiasError, project_data_dir, repo_root
 
 # %% auto #0
-__all__ = ['TABLE2_KEYS', 'AGREEMENT', 'papers_table2', 'compare_table2']
+__all__ = ['TABLE2_KEYS', 'AGREEMENT', 'papers_table2', 'compare_table2', 'survival_table']
 
 # %% ../nbs/50_study.ipynb #308799e1
 TABLE2_KEYS = ["category", "group", "dataset", "metric"]
@@ -33,3 +33,18 @@ def compare_table2(ours:pd.DataFrame, # our long Table 2 (spbias.metrics.table2)
                                ["not in our table", "both 0", "papers 0, ours significant", "ours not significant", "same sign"],
                                "opposite sign")
     return m
+
+# %% ../nbs/50_study.ipynb #6ed9833f
+def survival_table(tables:dict[str, pd.DataFrame], # method tag -> gap table (the same gaps under each method)
+                   reference:str="papers" # the method whose findings are checked
+                  )->pd.DataFrame:
+    "Per gap significant under any method: its mean and each method's sign (+1/−1/0), and the methods it survives."
+    from spbias.metrics import SUMMARY_KEYS
+    tags = list(tables)
+    if reference not in tags: raise SpbiasError(f"no {reference!r} gap table among {tags}.", f"pass one under the key {reference!r}.")
+    sig = pd.concat([t.set_index(SUMMARY_KEYS).significance.rename(k) for k, t in tables.items()], axis=1)
+    if sig.isna().any().any(): raise SpbiasError("the gap tables do not hold the same gaps.", "make them from the same predictions and top k.")
+    out = sig[(sig != 0).any(axis=1)].astype(int)
+    out.insert(0, "gap_mean", tables[reference].set_index(SUMMARY_KEYS).gap_mean.reindex(out.index))
+    out["significant_under"] = out[tags].apply(lambda r: " ".join(k for k in tags if r[k] != 0), axis=1)
+    return out.reset_index()

@@ -253,9 +253,10 @@ def _truncate_metrics(path:Path, step:int):
 
 # %% ../nbs/12_tune.ipynb #2931a41a
 def evaluate(model, prompts_spe, token_ids, labels, label_ids, loss:str="full_vocab", batch_size:int=64,
-             buckets=DEFAULT_BUCKETS, pack:str="tree")->tuple[np.ndarray, np.ndarray]:
+             buckets=DEFAULT_BUCKETS, pack:str="tree", progress:bool=False)->tuple[np.ndarray, np.ndarray]:
     "Mean loss [S] and accuracy [S] of every prompt on a labelled split."
-    scores, lse = score_texts(model, prompts_spe, token_ids, label_ids, batch_size, buckets, with_lse=(loss == "full_vocab"), pack=pack)
+    scores, lse = score_texts(model, prompts_spe, token_ids, label_ids, batch_size, buckets, with_lse=(loss == "full_vocab"), pack=pack,
+                              progress=progress)
     y = np.asarray(labels)
     gold = np.take_along_axis(scores, np.broadcast_to(y[None, :, None], scores.shape[:2] + (1,)), axis=2)[..., 0]
     norm = lse if loss == "full_vocab" else np.log(np.exp(scores - scores.max(-1, keepdims=True)).sum(-1)) + scores.max(-1)
@@ -383,7 +384,7 @@ def tune(cfg:TuneConfig, # the run
     bar.close()
     st["deltas"], st["opt_states"] = np.asarray(deltas), jax.device_get(opt_states)
     if every and saved != done: _save_checkpoint(out, done, st)  # the end state: an interrupted ending resumes here
-    _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record)
+    _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record, progress)
     return out
 
 # %% ../nbs/12_tune.ipynb #5482cf78
@@ -395,11 +396,12 @@ def _status(st, i)->str:
     if st["best_acc"][i] < 0: return "not_evaluated"
     return "early_stopped" if st["stopped_early"][i] else "max_steps"
 
-def _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record):
+def _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record, progress:bool=False):
     never = st["best_acc"] < 0
     st["best_deltas"][never] = st["deltas"][never]
     kept = bases + st["best_deltas"]
-    _, test_acc = evaluate(model, kept, ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))
+    _, test_acc = evaluate(model, kept, ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg),
+                           progress=progress)  # every kept prompt on the whole test split: long on a CPU, so a bar
     for i, (s, d) in enumerate(zip(cfg.seeds, seed_dirs)):
         atomic_savez(d/"prompt.npz", embeddings=kept[i], delta=st["best_deltas"][i], base=bases[i])
         status = _status(st, i)
