@@ -11,8 +11,8 @@ from .core import SpbiasError
 from .config import ModelConfig
 
 # %% auto #0
-__all__ = ['HF_PRESETS', 'model_config', 'parse_mesh', 'parse_bytes', 'gib', 'Remat', 'remat_layers', 'Plan', 'plan_step',
-           'model_axes', 'suggestions', 'report', 'main']
+__all__ = ['HF_PRESETS', 'FAST_CPU_COMPILE', 'model_config', 'parse_mesh', 'parse_bytes', 'gib', 'Remat', 'remat_layers', 'Plan',
+           'plan_step', 'model_axes', 'suggestions', 'report', 'main']
 
 # %% ../nbs/14_plan.ipynb #0830d789
 HF_PRESETS = {  # public config.json values, as transformers keyword arguments
@@ -214,11 +214,13 @@ def report(p:Plan)->str:
 
 # %% ../nbs/14_plan.ipynb #42d2bb47
 _CHILD = "SPBIAS_PLAN_CHILD"  # set in the subprocess that plans on forced CPU devices
+# the plan never runs the step: LLVM's optimisations only cost compile time, the buffer assignment (the figures) comes before them
+FAST_CPU_COMPILE = "--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true"
 
 def _rerun_on_cpu(argv:list[str], n:int)->int:
     "Run this plan again in a subprocess whose JAX has `n` forced CPU devices."
     env = {**os.environ, _CHILD: "1", "JAX_PLATFORMS": "cpu",
-           "XLA_FLAGS": f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count={n}".strip()}
+           "XLA_FLAGS": f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count={n} {FAST_CPU_COMPILE}".strip()}
     code = "import sys; from spbias.plan import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.run([sys.executable, "-c", code, *argv], env=env).returncode
 
