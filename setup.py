@@ -13,6 +13,10 @@ py_versions = "3.10 3.11 3.12 3.13".split()
 
 requirements = cfg.get("requirements", "").split()
 dev_requirements = cfg.get("dev_requirements", "").split()
+# extras beyond nbdev's requirements/dev_requirements: one `<name>_requirements` line in settings.ini each
+# (cuda: JAX for NVIDIA GPUs, tpu: JAX for TPU VMs and gcsfs for gs:// sweeps, gcs/s3: sweeps to buckets)
+extras = {"dev": dev_requirements, **{k[:-len("_requirements")]: cfg[k].split() for k in cfg
+                                      if k.endswith("_requirements") and k not in ("requirements", "dev_requirements", "pip_requirements", "conda_requirements")}}
 min_python = cfg["min_python"]
 lic = licenses[cfg["license"].lower()]
 
@@ -30,7 +34,7 @@ setuptools.setup(
     include_package_data=True,
     package_data={"spbias": ["data/**/*"]},
     install_requires=requirements,
-    extras_require={"dev": dev_requirements},
+    extras_require=extras,
     dependency_links=cfg.get("dep_links", "").split(),
     python_requires=">=" + cfg["min_python"],
     long_description=open("README.md", encoding="utf-8").read(),

@@ -4,7 +4,7 @@
 
 # %% ../nbs/40_sweep.ipynb #0f92fad3
 from __future__ import annotations
-import argparse, ast, dataclasses, fnmatch, hashlib, json, sys, time, traceback
+import argparse, ast, dataclasses, fnmatch, hashlib, json, os, posixpath, shutil, sys, tempfile, time, traceback
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from typing import Callable
@@ -13,9 +13,10 @@ import spbias
 from .core import SpbiasError, atomic_write_json, parse_seeds, repo_root, move_aside
 
 # %% auto #0
-__all__ = ['MANIFEST', 'RUN_MARK', 'Sweep', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand', 'parse_shard',
-           'shard', 'write_manifest', 'is_complete', 'papermill_executor', 'notebook_parameters', 'resolve_params',
-           'default_notebook', 'SweepResult', 'run_sweep', 'subsample_bias_set', 'bias_set', 'main']
+__all__ = ['MANIFEST', 'RUN_MARK', 'Sweep', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand', 'shard_from_env',
+           'parse_shard', 'shard', 'is_url', 'out_fs', 'write_manifest', 'is_complete', 'upload_run', 'download_run',
+           'papermill_executor', 'notebook_parameters', 'resolve_params', 'default_notebook', 'SweepResult',
+           'run_sweep', 'subsample_bias_set', 'bias_set', 'main']
 
 # %% ../nbs/40_sweep.ipynb #152caf4a
 _GRID_KEYS = ("models", "datasets", "lr", "n_tokens", "seeds")
@@ -132,10 +133,37 @@ def expand(sweep:Sweep)->list[Run]:
     return sorted(runs, key=lambda r: r.run_id)
 
 # %% ../nbs/40_sweep.ipynb #1a63088e
-def parse_shard(spec:str # "i/n", e.g. "0/4"
+def shard_from_env(environ:dict|None=None # the environment (default: os.environ)
+                  )->tuple[int, int]:
+    "This worker's `(i, n)` from a SLURM job array's or a TPU VM worker's variables."
+    env = os.environ if environ is None else environ
+    if env.get("SLURM_ARRAY_TASK_ID", "").strip():
+        try:
+            tid, n = int(env["SLURM_ARRAY_TASK_ID"]), int(env["SLURM_ARRAY_TASK_COUNT"])
+            lo, step = int(env.get("SLURM_ARRAY_TASK_MIN") or 0), int(env.get("SLURM_ARRAY_TASK_STEP") or 1)
+        except (KeyError, ValueError) as e:
+            raise SpbiasError(f"--shard auto: the SLURM array variables are incomplete or not integers ({e!r}).",
+                              "run inside sbatch --array=0-N (SLURM sets them), or pass --shard i/n.") from None
+        i, off = divmod(tid - lo, max(step, 1))
+        if off or not 0 <= i < n:
+            raise SpbiasError(f"--shard auto: SLURM array task {tid} (min {lo}, step {step}, count {n}) is not one of {n} evenly spaced tasks.",
+                              f"submit an evenly spaced array, e.g. sbatch --array=0-{n - 1}, or pass --shard i/n.")
+        return i, n
+    if env.get("TPU_WORKER_ID", "").strip():
+        hosts = [h for h in env.get("TPU_WORKER_HOSTNAMES", "").split(",") if h.strip()]
+        count = env.get("SPBIAS_WORKER_COUNT", "").strip() or (str(len(hosts)) if hosts else "")
+        if not count: raise SpbiasError("--shard auto: TPU_WORKER_ID is set but the number of workers is not (no TPU_WORKER_HOSTNAMES, no SPBIAS_WORKER_COUNT).",
+                                        "export SPBIAS_WORKER_COUNT=<number of VMs>, or pass --shard i/n.")
+        return parse_shard(f"{env['TPU_WORKER_ID'].strip()}/{count}")
+    raise SpbiasError("--shard auto: neither a SLURM job array (SLURM_ARRAY_TASK_ID) nor a TPU VM worker (TPU_WORKER_ID) is set.",
+                      "run inside sbatch --array=0-N, export TPU_WORKER_ID and SPBIAS_WORKER_COUNT on each VM, or pass --shard i/n.")
+
+def parse_shard(spec:str, # "i/n", e.g. "0/4", or "auto" (from the scheduler's variables: `shard_from_env`)
+                environ:dict|None=None # the environment "auto" reads (default: os.environ)
                )->tuple[int, int]:
-    "Parse `i/n` into `(i, n)`."
-    fix = "write --shard i/n with 0 <= i < n, e.g. --shard 0/4 ... --shard 3/4."
+    "Parse `i/n` (or `auto`) into `(i, n)`."
+    if str(spec).strip() == "auto": return shard_from_env(environ)
+    fix = "write --shard i/n with 0 <= i < n, e.g. --shard 0/4 ... --shard 3/4, or --shard auto under SLURM or on TPU VMs."
     try: i, n = (int(x) for x in str(spec).split("/"))
     except ValueError: raise SpbiasError(f"malformed shard {spec!r}.", fix) from None
     if n < 1 or not 0 <= i < n: raise SpbiasError(f"shard {spec!r} out of range.", fix)
@@ -148,23 +176,79 @@ def shard(runs:list, i:int, n:int)->list:
 # %% ../nbs/40_sweep.ipynb #33cf85f0
 MANIFEST = "manifest.json"
 
-def write_manifest(run:Run, out:Path, seconds:float)->Path:
+def is_url(out)->bool:
+    "True when an output root is an fsspec URL (`gs://…`, `s3://…`, `file://…`, `memory://…`), not a local path."
+    return "://" in str(out)
+
+def out_fs(out:str):
+    "The fsspec filesystem of an output URL and the root path on it."
+    import fsspec
+    try: fs, root = fsspec.core.url_to_fs(str(out))
+    except (ImportError, ValueError) as e:
+        raise SpbiasError(f"cannot open the output root {out} ({e}).",
+                          "install the filesystem's package (gcsfs for gs://, s3fs for s3://), or use a local folder.") from None
+    return fs, root.rstrip("/")
+
+def _staged_files(folder:Path)->dict:
+    return {p.relative_to(folder).as_posix(): p.stat().st_size for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name != MANIFEST and ".orbax-checkpoint-tmp" not in str(p)}
+
+def write_manifest(run:Run, out:Path, seconds:float, location:str|None=None # where the run folder is kept, when not under `out` (a URL)
+                  )->Path:
     "Record a finished run: its config hash and the files its run folder holds."
     folder = run.folder(out)
-    files = {str(p.relative_to(folder)): p.stat().st_size for p in sorted(folder.rglob("*"))
-             if p.is_file() and p.name != MANIFEST and ".orbax-checkpoint-tmp" not in str(p)}
+    files = _staged_files(folder)
     if not files: raise SpbiasError(f"run {run.run_id} finished but its run folder {folder} is empty.",
                                     "check that the tuning notebook writes to its out_dir parameter.")
     return atomic_write_json(folder/MANIFEST, dict(run_id=run.run_id, config_hash=run.config_hash,
-        parameters={k: v for k, v in run.parameters(out).items()}, seconds=round(seconds, 1),
+        parameters={k: v for k, v in run.parameters(out).items()}, seconds=round(seconds, 1), location=location or str(folder),
         spbias_version=spbias.__version__, finished=time.strftime("%Y-%m-%dT%H:%M:%S"), files=files))
 
-def is_complete(run:Run, out:Path)->bool:
-    "True when the run folder holds a manifest for this exact config and all the files it lists."
+def is_complete(run:Run, out:Path|str)->bool:
+    "True when the run folder holds a manifest for this exact config and all the files it lists (out: a folder or a URL)."
+    if is_url(out):
+        fs, root = out_fs(out); folder = f"{root}/{run.run_id}"
+        try: m = json.loads(fs.cat_file(f"{folder}/{MANIFEST}"))
+        except (OSError, ValueError): return False
+        have = {posixpath.relpath(fs._strip_protocol(f), folder) for f in fs.find(folder)}
+        return m.get("config_hash") == run.config_hash and set(m.get("files", {})) <= have
     p = run.folder(out)/MANIFEST
     try: m = json.loads(p.read_text())
     except (OSError, ValueError): return False
     return m.get("config_hash") == run.config_hash and all((run.folder(out)/f).is_file() for f in m.get("files", {}))
+
+# %% ../nbs/40_sweep.ipynb #26572acd
+def _put(fs, local:Path, remote:str):
+    fs.makedirs(posixpath.dirname(remote), exist_ok=True)
+    fs.put_file(str(local), remote)
+
+def upload_run(folder:Path, # the staged run folder
+               fs, remote:str, # its filesystem and path there
+               notebook:Path|None=None, remote_notebook:str|None=None # the executed notebook and its path there
+              )->list[str]:
+    "Copy a staged run folder (and its notebook) to `remote`, the manifest last; returns the files copied."
+    files = list(_staged_files(folder))
+    for f in files: _put(fs, folder/f, f"{remote}/{f}")
+    if notebook is not None and Path(notebook).is_file(): _put(fs, Path(notebook), remote_notebook)
+    if (folder/MANIFEST).is_file(): _put(fs, folder/MANIFEST, f"{remote}/{MANIFEST}"); files.append(MANIFEST)
+    return files
+
+def download_run(fs, remote:str, folder:Path)->list[str]:
+    "Copy every file under `remote` into the local `folder` (an unfinished run's state); returns the files."
+    got = []
+    for f in sorted(fs.find(remote)) if fs.isdir(remote) else []:
+        rel = posixpath.relpath(fs._strip_protocol(f), remote)
+        (folder/rel).parent.mkdir(parents=True, exist_ok=True)
+        fs.get_file(f, str(folder/rel)); got.append(rel)
+    return got
+
+def _move_aside_remote(fs, path:str, why:str)->str:
+    "Rename `path` at the URL to `<path>.<why>-<time>` (never deleting it); the new path."
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for k in range(1000):
+        dest = f"{path}.{why}-{stamp}" + (f"-{k}" if k else "")
+        if not fs.exists(dest): fs.mv(path, dest, recursive=fs.isdir(path)); return dest
+    raise SpbiasError(f"cannot find a free name beside {path} to move it aside.", "remove old copies of it by hand.")
 
 # %% ../nbs/40_sweep.ipynb #3d602d00
 def papermill_executor(notebook:Path, # the tuning notebook
@@ -237,32 +321,75 @@ def _rescore_only(mark:dict, run:Run, out:Path)->list|None:
     same = {k: v for k, v in old.items() if k not in skip} == {k: v for k, v in new.items() if k not in skip}
     return old.get("bias_sets", []) if same else None
 
+def _verdict(mark:dict, run:Run, out, force:bool, log)->tuple[str, str|None]:
+    "What to do with a run folder that holds files, by its run mark: ('continue'|'aside'|'refuse', refusal message)."
+    if mark.get("config_hash") == run.config_hash: return "continue", None
+    rescore = _rescore_only(mark, run, out)
+    if rescore is not None:  # same tuning, other bias sets: continue it (the notebook keeps predictions already written)
+        log(f"  {run.run_id}: bias sets {rescore} -> {dict(run.params).get('bias_sets')}: tuning kept, missing sets scored")
+        return "continue", None
+    if force: return "aside", None
+    return "refuse", (f"{{folder}} holds another configuration or other files (config {mark.get('config_hash', 'unknown')}, "
+                      f"this run {run.config_hash}); pass --force to move it aside (nothing is deleted)")
+
 def _claim(run:Run, out:Path, force:bool, log)->str|None:
     "Make the run's folder ready under the no-overwrite rule; an error message when it is refused."
     folder, nbp = run.folder(out), run.notebook(out)
     if folder.exists() and any(folder.iterdir()):
         try: mark = json.loads((folder/RUN_MARK).read_text())
         except (OSError, ValueError): mark = {}
-        rescore = _rescore_only(mark, run, out) if mark.get("config_hash") != run.config_hash else None
-        if rescore is not None:  # same tuning, other bias sets: continue it (the notebook keeps predictions already written)
-            log(f"  {run.run_id}: bias sets {rescore} -> {dict(run.params).get('bias_sets')}: tuning kept, missing sets scored")
-        elif mark.get("config_hash") != run.config_hash:
-            if not force: return (f"{folder} holds another configuration or other files (config {mark.get('config_hash', 'unknown')}, "
-                                  f"this run {run.config_hash}); pass --force to move it aside (nothing is deleted)")
-            log(f"  --force: moved {folder} aside to {move_aside(folder)}")
+        what, refusal = _verdict(mark, run, out, force, log)
+        if what == "refuse": return refusal.format(folder=folder)
+        if what == "aside": log(f"  --force: moved {folder} aside to {move_aside(folder)}")
     if nbp.exists(): move_aside(nbp, "attempt")  # an earlier attempt's executed notebook: kept beside the new one
     atomic_write_json(folder/RUN_MARK, dict(run_id=run.run_id, config_hash=run.config_hash, parameters=run.parameters(out)))
     return None
 
-def run_sweep(sweep:Sweep, out:Path|None=None, # output root (default: the sweep's `out`, under the repository root when relative)
-              shard_spec:str="0/1", only:str|None=None, dry_run:bool=False,
+def _claim_remote(run:Run, out:str, stage:Path, force:bool, log)->str|None:
+    "Claim the run folder at the URL `out` and download what an unfinished attempt left there into the staging root."
+    fs, root = out_fs(out)
+    folder, nbp = f"{root}/{run.run_id}", f"{root}/{model_slug(run.model)}/{run.dataset}/{run.name}.ipynb"
+    if fs.isdir(folder) and fs.find(folder):
+        try: mark = json.loads(fs.cat_file(f"{folder}/{RUN_MARK}"))
+        except (OSError, ValueError): mark = {}
+        what, refusal = _verdict(mark, run, stage, force, log)
+        if what == "refuse": return refusal.format(folder=f"{out}/{run.run_id}")
+        if what == "aside": log(f"  --force: moved {out}/{run.run_id} aside to {_move_aside_remote(fs, folder, 'replaced')}")
+    if fs.exists(nbp): _move_aside_remote(fs, nbp, "attempt")
+    local = run.folder(stage)
+    if local.exists(): move_aside(local, "stale")  # a staged copy left by an earlier attempt on this machine: the URL wins
+    got = download_run(fs, folder, local)
+    if got: log(f"  {run.run_id}: resuming from {len(got)} files at {out}")
+    mark = dict(run_id=run.run_id, config_hash=run.config_hash, parameters=run.parameters(stage))
+    atomic_write_json(local/RUN_MARK, mark)
+    _put(fs, local/RUN_MARK, f"{folder}/{RUN_MARK}")  # the claim is visible at the URL before the run executes
+    return None
+
+def _push(run:Run, out:str, stage:Path, log)->None:
+    "Upload a staged run (manifest last), check the URL holds every file, then remove the staged copy."
+    fs, root = out_fs(out)
+    folder, local = f"{root}/{run.run_id}", run.folder(stage)
+    files = upload_run(local, fs, folder, run.notebook(stage), f"{root}/{model_slug(run.model)}/{run.dataset}/{run.name}.ipynb")
+    have = {posixpath.relpath(fs._strip_protocol(f), folder) for f in fs.find(folder)}
+    if not set(files) <= have: raise SpbiasError(f"the upload of {run.run_id} to {out} is missing {sorted(set(files) - have)[:3]}.",
+                                                 f"rerun the sweep (the staged copy stays in {local}).")
+    shutil.rmtree(local); run.notebook(stage).unlink(missing_ok=True)
+
+def run_sweep(sweep:Sweep, out:Path|str|None=None, # output root: a folder (relative: under the repository root) or an fsspec URL (default: the sweep's `out`)
+              shard_spec:str="0/1", # "i/n", or "auto" (SLURM array / TPU worker variables)
+              only:str|None=None, dry_run:bool=False,
               executor:Callable|None=None, # (notebook, output, parameters) -> None, raises on failure
               notebook:Path|None=None, log=print,
-              force:bool=False # move run folders that hold another configuration aside instead of refusing them
+              force:bool=False, # move run folders that hold another configuration aside instead of refusing them
+              stage:Path|None=None # URL output: local folder where runs execute before upload (default: a new temporary folder)
              )->SweepResult:
     "Execute this machine's share of a sweep, skipping complete runs and isolating failures."
-    out = Path(out or sweep.out)
-    if not out.is_absolute(): out = (repo_root() or Path.cwd())/out
+    out = out or sweep.out
+    remote = is_url(out)
+    if remote: out = str(out).rstrip("/"); out_fs(out)  # fails early on an unknown protocol or a missing package
+    else:
+        out = Path(out)
+        if not out.is_absolute(): out = (repo_root() or Path.cwd())/out
     nb = Path(notebook or sweep.notebook or default_notebook())
     if not nb.is_absolute() and not nb.exists(): nb = (repo_root() or Path.cwd())/nb
     if not nb.is_file(): raise SpbiasError(f"tuning notebook {nb} not found.", "pass --notebook, or set notebook: in the sweep file.")
@@ -276,27 +403,35 @@ def run_sweep(sweep:Sweep, out:Path|None=None, # output root (default: the sweep
     if dry_run:
         res.planned = [r.run_id for r in todo]
         for r in todo:
+            p = r.parameters(Path(".")) | ({"out_dir": f"{out}/{r.run_id}"} if remote else {"out_dir": str(r.folder(out))})
             log(f"  would run {r.run_id}  [{r.config_hash}]")
-            log("      " + ", ".join(f"{k}={v!r}" for k, v in sorted(r.parameters(out).items())))
+            log("      " + ", ".join(f"{k}={v!r}" for k, v in sorted(p.items())))
         return res
     executor = executor or papermill_executor
+    local = Path(stage or tempfile.mkdtemp(prefix="spbias-stage-")).resolve() if remote else out
+    if remote: log(f"  runs execute in {local} and are uploaded to {out} (manifest last)")
     t_start = time.time()
     for k, r in enumerate(todo, 1):
         ran = len(res.done) + len(res.failed)
         left = f"; about {(time.time() - t_start) / ran * (len(todo) - ran) / 60:.0f} min left" if ran else ""
         log(f"[{k}/{len(todo)}] {r.run_id}  ({len(res.done)} done, {len(res.skipped)} complete before, {len(res.failed)} failed{left})")
-        t0 = time.time()
+        t0, claimed = time.time(), False
         try:
-            refused = _claim(r, out, force, log)
+            refused = _claim_remote(r, out, local, force, log) if remote else _claim(r, out, force, log)
             if refused: raise SpbiasError(refused)
-            executor(nb, r.notebook(out), r.parameters(out))
-            write_manifest(r, out, time.time() - t0)
+            claimed = True
+            executor(nb, r.notebook(local), r.parameters(local))
+            write_manifest(r, local, time.time() - t0, location=f"{out}/{r.run_id}" if remote else None)
+            if remote: _push(r, out, local, log)
             res.done.append(r.run_id)
             log(f"  done in {time.time()-t0:.0f}s")
         except KeyboardInterrupt: raise
         except Exception as e:
             res.failed[r.run_id] = _one_line(e)
-            log(f"  FAILED: {res.failed[r.run_id]} (notebook: {r.notebook(out)})")
+            log(f"  FAILED: {res.failed[r.run_id]} (notebook: {f'{out}/{r.run_id}.ipynb' if remote else r.notebook(out)})")
+            if remote and claimed and r.folder(local).exists() and not (r.folder(local)/MANIFEST).exists():
+                try: _push(r, out, local, log); log(f"  its unfinished state is at {out}/{r.run_id}: the next attempt resumes from it")
+                except Exception as e2: log(f"  could not upload its unfinished state ({_one_line(e2)}); it stays in {r.folder(local)}")
     return res
 
 # %% ../nbs/40_sweep.ipynb #3b36bdb5
@@ -335,10 +470,11 @@ def main(argv:list[str]|None=None)->int:
     ap = argparse.ArgumentParser(prog="spbias sweep", description="Expand a SWEEP.yaml into tuning runs and execute them with papermill.",
                                  formatter_class=HelpFormatter)
     ap.add_argument("sweep", help="the sweep file, e.g. sweeps/demo.yaml")
-    ap.add_argument("--shard", default="0/1", help="this machine's share i/n, 0 <= i < n (0/1: everything)")
+    ap.add_argument("--shard", default="0/1", help="this machine's share i/n, 0 <= i < n (0/1: everything), or auto: from a SLURM array's or a TPU worker's variables")
     ap.add_argument("--dry-run", action="store_true", help="list the runs that would execute, and stop")
     ap.add_argument("--only", default=None, help="run only ids matching this fnmatch pattern, e.g. '*opt-125m/sst5/*' (default: every run)")
-    ap.add_argument("--out", default=None, help="output root (default: the sweep's out:)")
+    ap.add_argument("--out", default=None, help="output root: a folder or an fsspec URL such as gs://bucket/sweep (default: the sweep's out:)")
+    ap.add_argument("--stage", default=None, help="with a URL --out: local folder where runs execute before upload (default: a temporary folder)")
     ap.add_argument("--notebook", default=None, help="tuning notebook (default: the sweep's notebook: or nbs/runs/tune.ipynb)")
     ap.add_argument("--force", action="store_true", help="move run folders that hold another configuration aside (default: refuse them)")
     ap.add_argument("--quiet", action="store_true", help="do not stream each notebook's output (its progress bars) to the terminal")
@@ -346,7 +482,7 @@ def main(argv:list[str]|None=None)->int:
     sweep = load_sweep(a.sweep)
     ex = lambda nb, o, p: papermill_executor(nb, o, p, log_output=not a.quiet)
     res = run_sweep(sweep, out=a.out, shard_spec=a.shard, only=a.only, dry_run=a.dry_run,
-                    notebook=Path(a.notebook) if a.notebook else None, force=a.force, executor=ex, log=lambda m: print(m, flush=True))
+                    notebook=Path(a.notebook) if a.notebook else None, force=a.force, executor=ex, stage=Path(a.stage) if a.stage else None, log=lambda m: print(m, flush=True))
     if a.dry_run: return 0
     print(f"sweep {sweep.name}: {len(res.done)} done, {len(res.skipped)} already complete, {len(res.failed)} failed")
     if res.failed:
