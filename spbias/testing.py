@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['TINY_WORDS', 'SPECIAL_TOKENS', 'SENTENCES', 'tiny_tokenizer', 'tiny_hf_model', 'tiny_checkpoint', 'llama_cpp_permute',
-           'tiny_gguf']
+__all__ = ['TINY_WORDS', 'SPECIAL_TOKENS', 'TOKENIZER_KINDS', 'SENTENCES', 'TINY_ARCHS', 'tiny_tokenizer', 'tiny_sp_tokenizer',
+           'tiny_hf_model', 'tiny_checkpoint', 'llama_cpp_permute', 'tiny_gguf']
 
 # %% ../nbs/07_testing.ipynb #a105ee45
 TINY_WORDS = """the a an is was are were be been and or but not no very so too quite really this that
@@ -43,6 +43,25 @@ def tiny_tokenizer(words:list[str]|None=None # words that become single tokens (
     return PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", bos_token="<s>",
                                    eos_token="</s>", pad_token="<pad>", padding_side="right")
 
+# %% ../nbs/07_testing.ipynb #110a3bef
+def tiny_sp_tokenizer(words:list[str]|None=None, # words that become single tokens (default TINY_WORDS)
+                      prepend:bool=True): # prepend "▁" to the text (LLaMA 2, Mistral, Phi-3) or not (Gemma)
+    "A small SentencePiece-style (metaspace) BPE `PreTrainedTokenizerFast`, built offline and deterministically."
+    from tokenizers import Tokenizer, models, pre_tokenizers, decoders, trainers
+    from transformers import PreTrainedTokenizerFast
+    words = list(dict.fromkeys(words or TINY_WORDS))
+    scheme = "first" if prepend else "never"
+    tok = Tokenizer(models.BPE(unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme=scheme)
+    tok.decoder = decoders.Metaspace(replacement="▁", prepend_scheme=scheme)
+    alphabet = sorted(set("".join(words + [w.capitalize() for w in words])) | set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,!?:;'\"-()") | {"▁"})
+    trainer = trainers.BpeTrainer(vocab_size=4096, min_frequency=1, special_tokens=list(SPECIAL_TOKENS), initial_alphabet=alphabet, show_progress=False)
+    corpus = [" ".join(words)] * 2 + [" " + w for w in words] + [" " + w.capitalize() for w in words] + words
+    tok.train_from_iterator(corpus, trainer)
+    return PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", bos_token="<s>", eos_token="</s>", pad_token="<pad>", padding_side="right")
+
+TOKENIZER_KINDS = {"byte_bpe": tiny_tokenizer, "metaspace": tiny_sp_tokenizer, "metaspace_noprefix": lambda: tiny_sp_tokenizer(prepend=False)}
+
 # %% ../nbs/07_testing.ipynb #b258b014
 SENTENCES = [
     "The film was a complete waste of two hours.",
@@ -60,6 +79,10 @@ SENTENCES = [
 ]
 
 # %% ../nbs/07_testing.ipynb #3b2de9e2
+_SMALL = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+              max_position_embeddings=128, initializer_range=0.1, tie_word_embeddings=False)
+_GEMMA = dict(_SMALL, num_hidden_layers=3, head_dim=16, query_pre_attn_scalar=24, sliding_window=4,
+              layer_types=["sliding_attention", "full_attention", "sliding_attention"], hidden_activation="gelu_pytorch_tanh")
 _TINY_DEFAULTS = {
     "llama": dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
                   num_key_value_heads=2, max_position_embeddings=128, rms_norm_eps=1e-6, rope_theta=10000.0,
@@ -67,21 +90,36 @@ _TINY_DEFAULTS = {
     "opt": dict(hidden_size=64, ffn_dim=128, num_hidden_layers=2, num_attention_heads=4, max_position_embeddings=128,
                 word_embed_proj_dim=64, do_layer_norm_before=True, activation_function="relu", init_std=0.1,
                 dropout=0.0, attention_dropout=0.0, tie_word_embeddings=True),
+    "qwen2": dict(_SMALL, use_sliding_window=True, sliding_window=4, max_window_layers=1),
+    "qwen3": dict(_SMALL, head_dim=24, use_sliding_window=True, sliding_window=4, max_window_layers=1),
+    "mistral": dict(_SMALL, sliding_window=4),
+    "gemma2": dict(_GEMMA, attn_logit_softcapping=1.0, final_logit_softcapping=2.0),
+    "gemma3_text": dict(_GEMMA, rope_parameters={"full_attention": dict(rope_type="linear", factor=4.0, rope_theta=1e6),
+                                                 "sliding_attention": dict(rope_type="default", rope_theta=1e4)}),
+    "phi3": dict(_SMALL, sliding_window=4, partial_rotary_factor=0.5),
+    "olmo2": dict(_SMALL),
+    "gpt_neox": dict(_SMALL, num_key_value_heads=None, rope_parameters=dict(rope_theta=10000.0, partial_rotary_factor=0.5),
+                     use_parallel_residual=True, hidden_act="gelu"),
 }
+TINY_ARCHS = tuple(_TINY_DEFAULTS)
 
-def tiny_hf_model(arch:str="llama", # "llama" or "opt"
+def tiny_hf_model(arch:str="llama", # a model_type of TINY_ARCHS: "llama", "opt", "qwen2", "gemma2", ...
                   seed:int=0, # torch seed of the random weights
+                  tokenizer:str="byte_bpe", # a kind of TOKENIZER_KINDS
                   **overrides): # transformers config fields
-    "A seeded random transformers `LlamaForCausalLM`/`OPTForCausalLM` (float32, eval mode) and its tokenizer."
+    "A seeded random transformers causal LM of family `arch` (float32, eval mode) and its tokenizer."
     import torch, transformers as tf
     if arch not in _TINY_DEFAULTS: raise ValueError(f"arch must be one of {list(_TINY_DEFAULTS)}, not {arch!r}")
-    tok = tiny_tokenizer()
+    tok = TOKENIZER_KINDS[tokenizer]()
     kw = dict(_TINY_DEFAULTS[arch], vocab_size=len(tok), bos_token_id=1, eos_token_id=2, pad_token_id=3)
     kw.update(overrides)
     if kw["vocab_size"] < len(tok): raise ValueError(f"vocab_size must be at least {len(tok)} (the tiny tokenizer's)")
-    cfg = (tf.LlamaConfig if arch == "llama" else tf.OPTConfig)(**kw)
+    C = tf.CONFIG_MAPPING[arch]
+    M = tf.MODEL_FOR_CAUSAL_LM_MAPPING[C]
+    if arch not in ("llama", "opt"): kw.setdefault("attn_implementation", "eager")
+    cfg = C(**kw)
     torch.manual_seed(seed)
-    model = (tf.LlamaForCausalLM if arch == "llama" else tf.OPTForCausalLM)(cfg).float().eval()
+    model = M(cfg).float().eval()
     g = torch.Generator().manual_seed(seed + 1)
     with torch.no_grad():
         for name, p in model.named_parameters():  # norms start at 1/0 and biases at 0: perturb them
@@ -89,13 +127,14 @@ def tiny_hf_model(arch:str="llama", # "llama" or "opt"
     return model, tok
 
 def tiny_checkpoint(folder:str|Path, # where to write (created)
-                    arch:str="llama", # "llama" or "opt"
+                    arch:str="llama", # a model_type of TINY_ARCHS
                     seed:int=0, # torch seed of the random weights
                     shards:int=1, # >1: write a sharded safetensors checkpoint with an index
+                    tokenizer:str="byte_bpe", # a kind of TOKENIZER_KINDS
                     **overrides)->Path: # transformers config fields, e.g. do_layer_norm_before=False
     "Write a tiny random HF checkpoint (config.json, safetensors, tokenizer files) to `folder`."
     folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
-    model, tok = tiny_hf_model(arch, seed, **overrides)
+    model, tok = tiny_hf_model(arch, seed, tokenizer, **overrides)
     nbytes = sum(p.numel() * 4 for p in model.parameters())
     kw = {"max_shard_size": nbytes // shards + 1} if shards > 1 else {}
     model.save_pretrained(folder, **kw)
@@ -108,43 +147,48 @@ def llama_cpp_permute(w:np.ndarray, # q or k projection weight [n_heads*head_dim
     "Reorder q/k rows from transformers' rotate-half layout to llama.cpp's interleaved-pairs layout."
     return w.reshape(n_heads, 2, w.shape[0] // n_heads // 2, *w.shape[1:]).swapaxes(1, 2).reshape(w.shape)
 
-_GGUF_NAMES = {"self_attn.q_proj": "attn_q", "self_attn.k_proj": "attn_k", "self_attn.v_proj": "attn_v",
-               "self_attn.o_proj": "attn_output", "mlp.gate_proj": "ffn_gate", "mlp.up_proj": "ffn_up",
-               "mlp.down_proj": "ffn_down", "input_layernorm": "attn_norm", "post_attention_layernorm": "ffn_norm"}
-
-def _gguf_tensors(model):
-    "llama.cpp names and float32 arrays of a transformers LLaMA."
+def _gguf_tensors(model, arch:str):
+    "llama.cpp names and float32 arrays of a transformers model of llama.cpp architecture `arch` (LLaMA q/k permuted, Gemma norms stored as 1 + w)."
+    import gguf
     c = model.config
+    names = gguf.get_tensor_name_map(next(e for e, n in gguf.MODEL_ARCH_NAMES.items() if n == arch), c.num_hidden_layers)
     for k, v in model.state_dict().items():
         w = v.detach().float().numpy()
-        if k == "model.embed_tokens.weight": yield "token_embd.weight", w
-        elif k == "model.norm.weight": yield "output_norm.weight", w
-        elif k == "lm_head.weight":
-            if not c.tie_word_embeddings: yield "output.weight", w
-        else:
-            _, _, i, rest = k.split(".", 3)
-            mod, kind = rest.rsplit(".", 1)
-            if mod == "self_attn.q_proj": w = llama_cpp_permute(w, c.num_attention_heads)
-            if mod == "self_attn.k_proj": w = llama_cpp_permute(w, c.num_key_value_heads)
-            yield f"blk.{i}.{_GGUF_NAMES[mod]}.{kind}", w
+        if k == "lm_head.weight" and c.tie_word_embeddings: continue
+        name = names.get_name(k, try_suffixes=(".weight", ".bias"))
+        if name is None: raise ValueError(f"llama.cpp's {arch} has no tensor for {k}")
+        if arch == "llama" and ".attn_q." in name: w = llama_cpp_permute(w, c.num_attention_heads)
+        if arch == "llama" and ".attn_k." in name: w = llama_cpp_permute(w, c.num_key_value_heads)
+        if arch in ("gemma2", "gemma3") and name.endswith("norm.weight"): w = w + 1
+        yield name, w
 
 # %% ../nbs/07_testing.ipynb #3ee4fce1
 def tiny_gguf(path:str|Path, # the .gguf file to write
               seed:int=0, # torch seed of the random weights
-              arch:str="llama", # architecture written in the metadata (anything but "llama" is for error tests)
+              arch:str|None=None, # architecture written in the metadata (default: the family's llama.cpp name; others are for error tests)
               tensor_type:str="F32", # F32, F16, or e.g. "Q8_1" to write raw blocks of an unsupported type
-              **overrides)->Path: # transformers LlamaConfig fields
-    "Write a tiny random LLaMA as a llama.cpp GGUF file with its tokenizer in the metadata."
+              family:str="llama", # the tiny model's family (one with a llama.cpp architecture: llama, qwen2, qwen3, gemma2, gemma3_text, phi3, olmo2)
+              **overrides)->Path: # transformers config fields
+    "Write a tiny random model of `family` as a llama.cpp GGUF file with its tokenizer in the metadata."
     import gguf
-    model, tok = tiny_hf_model("llama", seed, **overrides)
-    c, path = model.config, Path(path)
+    from spbias.families import FAMILIES
+    model, tok = tiny_hf_model(family, seed, **overrides)
+    c, path, g = model.config, Path(path), FAMILIES[family].gguf
     path.parent.mkdir(parents=True, exist_ok=True)
-    w = gguf.GGUFWriter(str(path), arch)
-    w.add_name("spbias tiny llama"); w.add_block_count(c.num_hidden_layers)
+    w = gguf.GGUFWriter(str(path), arch or g)
+    w.add_name(f"spbias tiny {family}"); w.add_block_count(c.num_hidden_layers)
     w.add_context_length(c.max_position_embeddings); w.add_embedding_length(c.hidden_size)
     w.add_feed_forward_length(c.intermediate_size); w.add_head_count(c.num_attention_heads)
-    w.add_head_count_kv(c.num_key_value_heads); w.add_rope_freq_base(c.rope_parameters["rope_theta"])
-    w.add_layer_norm_rms_eps(c.rms_norm_eps); w.add_rope_dimension_count(c.hidden_size // c.num_attention_heads)
+    w.add_head_count_kv(c.num_key_value_heads)
+    rope = c.rope_parameters.get("full_attention", c.rope_parameters)
+    w.add_rope_freq_base(rope["rope_theta"])
+    w.add_layer_norm_rms_eps(c.rms_norm_eps)
+    head_dim = getattr(c, "head_dim", None) or c.hidden_size // c.num_attention_heads
+    if head_dim != c.hidden_size // c.num_attention_heads: w.add_key_length(head_dim); w.add_value_length(head_dim)
+    w.add_rope_dimension_count(int(head_dim * rope.get("partial_rotary_factor", 1.0)))
+    if g in ("gemma2", "gemma3", "phi3") and getattr(c, "sliding_window", None): w.add_sliding_window(c.sliding_window)
+    if g == "gemma2": w.add_attn_logit_softcapping(c.attn_logit_softcapping); w.add_final_logit_softcapping(c.final_logit_softcapping)
+    if g == "gemma3": w.add_rope_freq_base_swa(c.rope_parameters["sliding_attention"]["rope_theta"])
     w.add_vocab_size(c.vocab_size)
     vocab = sorted(tok.get_vocab().items(), key=lambda kv: kv[1])
     tokens = [t for t, _ in vocab] + [f"<unused{i}>" for i in range(c.vocab_size - len(vocab))]
@@ -154,7 +198,7 @@ def tiny_gguf(path:str|Path, # the .gguf file to write
     w.add_token_merges([" ".join(m) if isinstance(m, list) else m for m in merges])
     w.add_unk_token_id(0); w.add_bos_token_id(1); w.add_eos_token_id(2); w.add_pad_token_id(3)
     w.add_add_bos_token(False)
-    for name, a in _gguf_tensors(model):
+    for name, a in _gguf_tensors(model, g):
         if a.ndim == 1 or tensor_type == "F32": w.add_tensor(name, a.astype(np.float32))
         elif tensor_type == "F16": w.add_tensor(name, a.astype(np.float16))
         else:  # raw blocks of another type (contents are not meaningful)
