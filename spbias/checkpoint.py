@@ -299,8 +299,9 @@ def label_token_ids(tokenizer, # a transformers tokenizer
             bad.append(f"{w!r} becomes {tokenizer.convert_ids_to_tokens(spaced)} after text"); continue
         out.append(ids[0])
     if bad: raise SpbiasError(f"label word(s) not a single token of this tokenizer: {'; '.join(bad)}.",
-                              "use label words that are single tokens of this tokenizer (check with `spbias info MODEL`), "
-                              "or label_token_ids(..., first_token=True) to score each word's first token.")
+                              "choose label words that are single tokens of this tokenizer (check with `spbias info MODEL`): "
+                              "spbias tune --label-words NEG,NEU,POS; or score each word by its first token: "
+                              "--first-token (label_token_ids(..., first_token=True)).")
     if len(set(out)) < len(out):
         raise SpbiasError(f"label words {list(words)} share a token: {tokenizer.convert_ids_to_tokens(out)}.", "use label words whose (first) tokens differ.")
     return out

@@ -23,6 +23,14 @@ __all__ = ['SEED_LOOPS', 'FINISHED', 'PRE_RUN_FILES', 'STATUSES', 'USABLE', 'Tun
            'tune', 'read_summaries', 'main']
 
 # %% ../nbs/12_tune.ipynb #a4573a7a
+def _label_words(words)->tuple:
+    "Three distinct, non-empty label words from a tuple or a comma-separated string."
+    ws = tuple(w.strip() for w in (words.split(",") if isinstance(words, str) else words))
+    if len(ws) != 3 or len(set(ws)) != 3 or not all(ws):
+        raise SpbiasError(f"label words {words!r}: give three distinct label words, for negative, neutral and positive in that order.",
+                          "e.g. --label-words bad,okay,good (each a single token of the model's tokenizer, or pass --first-token).")
+    return ws
+
 @dataclass(frozen=True)
 class TuneConfig:
     "Everything that defines a tuning run (one model × tuning set × hyper-parameters; many seeds)."
@@ -46,6 +54,8 @@ class TuneConfig:
     patience:int=5 # window of previous evaluations for the early-stopping rule
     early_stopping:bool=True # stop a seed by the papers' rule (False: every seed runs max_steps)
     loss:str="full_vocab" # "full_vocab" (the papers) or "label_tokens"
+    label_words:tuple=LABEL_NAMES # the answer word of each class (negative, neutral, positive), or "w1,w2,w3"
+    first_token:bool=False # a label word of several tokens is scored by its first token (first tokens must differ)
     checkpoint_every:int|None=None # orbax checkpoint every N steps (None: at every evaluation; 0: never)
     buckets:tuple=DEFAULT_BUCKETS # padded text lengths (packed: rows are the smallest bucket ≥ the longest text, at least 32)
     packing:bool=True # pack each batch's texts several to a row (few shapes, little padding); False: one text a row, bucketed batches
@@ -60,6 +70,7 @@ class TuneConfig:
         s = lambda k, v: object.__setattr__(self, k, v)
         s("seeds", tuple(parse_seeds(self.seeds)))
         s("buckets", tuple(int(b) for b in self.buckets))
+        s("label_words", _label_words(self.label_words))
         if not self.seeds: raise SpbiasError("no seeds given.", "pass e.g. --seeds 1001-1015.")
         if len(set(self.seeds)) != len(self.seeds): raise SpbiasError(f"repeated seeds in {self.seeds}.", "list each seed once.")
         PromptConfig(self.n_tokens, self.init, self.init_text)  # validates n_tokens and init
@@ -97,6 +108,9 @@ class TuneConfig:
         d = asdict(self)
         for k in ("out", "resume", "force"): d.pop(k)
         d["seeds"], d["buckets"] = list(self.seeds), list(self.buckets)
+        if self.label_words == LABEL_NAMES: d.pop("label_words")  # the defaults stay out: runs made before these options keep their ids
+        else: d["label_words"] = list(self.label_words)
+        if not self.first_token: d.pop("first_token")
         return d
 
 # %% ../nbs/12_tune.ipynb #65160a8a
@@ -319,7 +333,8 @@ def _record(cfg:TuneConfig, model, tokenizer, mcfg, table)->dict:
     from spbias.checkpoint import label_token_ids
     ident, fp, th = cfg.identity(), weights_fingerprint(model, mcfg), table_sha256(table)
     return dict(run=ident, run_id=run_id(ident, fp, th), spbias_version=spbias.__version__, model_fingerprint=fp,
-                model_config=mcfg.to_dict(), label_words=list(LABEL_NAMES), label_token_ids=label_token_ids(tokenizer, LABEL_NAMES),
+                model_config=mcfg.to_dict(), label_words=list(cfg.label_words),
+                label_token_ids=label_token_ids(tokenizer, cfg.label_words, cfg.first_token),
                 data_source=table.attrs.get("source", dict(kind="table", note="a table given to tune(); see table_sha256")),
                 table_sha256=th, split_sizes={s: int((table.split == s).sum()) for s in SPLITS},
                 class_counts={s: np.bincount(table.label[table.split == s].to_numpy(int), minlength=3).tolist() for s in SPLITS})
@@ -446,6 +461,8 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--patience", type=int, default=5, help="stop when a loss exceeds the max of this many previous ones")
     p.add_argument("--no-early-stopping", action="store_true", help="run every seed for --max-steps")
     p.add_argument("--loss", default="full_vocab", choices=list(LOSSES), help="training loss")
+    p.add_argument("--label-words", default=",".join(LABEL_NAMES), help="the answer words of negative, neutral and positive, comma-separated")
+    p.add_argument("--first-token", action="store_true", help="score a label word of several tokens by its first token")
     p.add_argument("--checkpoint-every", type=int, default=None, help="checkpoint every N steps (default: at every evaluation; 0: never)")
     p.add_argument("--max-len", type=int, default=128, help="longest text in tokens (longer texts keep their last tokens)")
     p.add_argument("--data-seed", type=int, default=0, help="seed of the batch schedule shared by all seeds")
@@ -459,7 +476,7 @@ def main(argv:list[str]|None=None)->int:
                      init=a.init, init_text=a.init_text, lr=a.lr, weight_decay=a.weight_decay, warmup_steps=a.warmup_steps,
                      clip_norm=a.clip_norm, batch_size=a.batch_size, eval_batch_size=a.eval_batch_size, eval_every=a.eval_every,
                      min_steps=a.min_steps, max_steps=a.max_steps, patience=a.patience, early_stopping=not a.no_early_stopping,
-                     loss=a.loss, checkpoint_every=a.checkpoint_every, max_len=a.max_len, data_seed=a.data_seed,
+                     loss=a.loss, label_words=a.label_words, first_token=a.first_token, checkpoint_every=a.checkpoint_every, max_len=a.max_len, data_seed=a.data_seed,
                      dtype=a.dtype, packing=not a.no_packing, out=a.out, resume=a.resume, force=a.force)
     run = tune(cfg)
     print(read_summaries(run)[["seed", "status", "best_step", "validation_accuracy", "test_accuracy"]].to_string(index=False))
