@@ -14,22 +14,23 @@ import numpy as np, pandas as pd
 from spbias import metrics as M, figures as F
 from spbias.core import SpbiasError, atomic_write_json, atomic_write_text, move_aside
 from spbias.data import load_sentiment, SPLITS
+from spbias.sweep import predictions_by_set
 
 METHODS = {  # file tag: (interval method, multiple-comparison adjustment)
     "papers": ("papers", "none"), "t": ("t", "none"), "t-holm": ("t", "holm"), "bootstrap": ("bootstrap", "none")}
 TOP_K = 5
 
 
-def run_folders(root: Path) -> list[Path]:
-    "Finished run folders below `root` (those holding finished.json)."
-    return sorted(p.parent for p in Path(root).rglob("finished.json"))
+def finished_runs(root: Path) -> dict[Path, dict]:
+    "Finished run folders below `root` (those holding finished.json), each with its config.json."
+    return {p.parent: json.loads((p.parent/"config.json").read_text()) for p in sorted(Path(root).rglob("finished.json"))}
 
 
-def summaries(root: Path, stage: str) -> pd.DataFrame:
+def summaries(runs: dict[Path, dict], stage: str) -> pd.DataFrame:
     "One row per seed of every finished run: its summary and the run's settings."
     rows = []
-    for run in run_folders(root):
-        cfg = json.loads((run/"config.json").read_text()); r = cfg["run"]
+    for run, cfg in runs.items():
+        r = cfg["run"]
         for s in r["seeds"]:
             summ = json.loads((run/f"seed-{s}"/"summary.json").read_text())
             rows.append(dict(stage=stage, dataset=r["dataset"], lr=r["lr"], n_tokens=r["n_tokens"], batch_size=r["batch_size"],
@@ -38,20 +39,13 @@ def summaries(root: Path, stage: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def majority(run: Path) -> dict:
-    "The majority class's share of the validation sentences a run was evaluated on, and of the test split."
-    cfg = json.loads((run/"config.json").read_text())
+def majority(cfg: dict) -> dict:
+    "The majority class's share of the validation sentences a run (its config.json) was evaluated on, and of the test split."
     counts = cfg.get("class_counts")
     if counts is None:  # runs from before class_counts was recorded: the full splits
         t = load_sentiment(cfg["run"]["dataset"])
         counts = {s: t[t.split == s].label.value_counts().reindex([0, 1, 2], fill_value=0).tolist() for s in SPLITS}
     return {f"majority_{s}": max(counts[s]) / sum(counts[s]) for s in ("validation", "test")}
-
-
-def bias_set_files(run: Path, name: str) -> list[Path]:
-    "A run's predictions of bias set `name`: `predictions/<name>.tsv`, or one file per attribute subset (`<name>-<attrs>.tsv`)."
-    d = run/"predictions"
-    return sorted(p for p in d.glob(f"{name}*.tsv") if p.stem == name or p.stem.startswith(f"{name}-"))
 
 
 def seconds_from_notebook(nb: Path) -> dict:
@@ -74,25 +68,25 @@ def main(argv=None):
     if a.out.exists():
         if not a.force: raise SpbiasError(f"{a.out} exists.", "pass --force to move it aside (nothing is deleted), or another --out.")
         print(f"moved the old {a.out} aside to {move_aside(a.out)}")
-    runs = run_folders(a.main)
+    runs = finished_runs(a.main)
     if not runs: raise SpbiasError(f"no finished run under {a.main}.", "pass the sweep's output root (--out of spbias sweep).")
     (a.out/"tables").mkdir(parents=True); (a.out/"figures").mkdir(); (a.out/"predictions").mkdir()
 
     # per-seed summaries (both stages), the learning-rate choice, accuracies against the majority class
-    main_summ = summaries(a.main, "main")
-    summ = pd.concat([main_summ] + ([summaries(a.pilot, "lr")] if a.pilot else []), ignore_index=True)
+    main_summ = summaries(runs, "main")
+    summ = pd.concat([main_summ] + ([summaries(finished_runs(a.pilot), "lr")] if a.pilot else []), ignore_index=True)
     atomic_write_text(a.out/"summaries.csv", summ.to_csv(index=False))
     if a.pilot:
         lr = (summ[summ.stage == "lr"].groupby(["dataset", "lr"]).validation_accuracy.agg(["mean", "min", "max", "count"])
               .reset_index().rename(columns={"mean": "validation_mean", "count": "n_seeds"}))
         F.write_table(lr, a.out/"tables", "lr_choice", note="best validation accuracy of each seed, mean over the stage's seeds")
     acc = []
-    for run in runs:
-        s = main_summ[main_summ.run_id == json.loads((run/"config.json").read_text())["run_id"]]
+    for run, cfg in runs.items():
+        s = main_summ[main_summ.run_id == cfg["run_id"]]
         ok = s[s.usable.astype(bool)].sort_values(["validation_accuracy", "seed"], ascending=[False, True])
         top = ok.head(TOP_K)
         row = dict(dataset=s.dataset.iloc[0], lr=s.lr.iloc[0], n_seeds=len(s), n_usable=len(ok), top_k=len(top),
-                   top_seeds=" ".join(map(str, top.seed)), **majority(run))
+                   top_seeds=" ".join(map(str, top.seed)), **majority(cfg))
         for split in ("validation", "test"):
             m, lo, hi = F.mean_ci(top[f"{split}_accuracy"], "t")
             row.update({f"{split}_top{TOP_K}_mean": m, f"{split}_top{TOP_K}_ci_low": lo, f"{split}_top{TOP_K}_ci_high": hi,
@@ -102,12 +96,11 @@ def main(argv=None):
     F.write_table(acc, a.out/"tables", "accuracy", note=f"95% CI: Student t over the top {TOP_K} seeds by validation accuracy")
 
     # predictions of the top-k prompts on the bias set (one file, or one per attribute subset), compressed
-    files = [f for run in runs for f in bias_set_files(run, a.bias_set)]
+    files = {f: cfg["run"]["dataset"] for run, cfg in runs.items() for f in predictions_by_set(run).get(a.bias_set, [])}
     if not files: raise SpbiasError(f"no predictions/{a.bias_set}.tsv or {a.bias_set}-*.tsv under {a.main}.",
                                     "let the sweep's runs finish their scoring.")
-    preds = M.load_predictions(files)
-    for f in files:
-        d = json.loads((f.parent.parent/"config.json").read_text())["run"]["dataset"]
+    preds = M.load_predictions(list(files))
+    for f, d in files.items():
         with open(f, "rb") as src, gzip.open(a.out/"predictions"/f"{f.stem}_{d}.tsv.gz", "wb", compresslevel=9) as dst:
             shutil.copyfileobj(src, dst)
     scored = {d: sorted(g.category.unique()) for d, g in preds.groupby("dataset")}
@@ -128,9 +121,9 @@ def main(argv=None):
                 F.save_figure(F.gap_figure(gaps, cat), a.out/"figures", f"gaps_{cat.replace('grouped_', '')}")
 
     cost = []  # one row per execution of a run's notebook: the last one, and the earlier ones the sweep kept beside it
-    for run in runs:
+    for run, cfg in runs.items():
         m = json.loads((run/"manifest.json").read_text()) if (run/"manifest.json").is_file() else {}
-        d = json.loads((run/"config.json").read_text())["run"]["dataset"]
+        d = cfg["run"]["dataset"]
         for nb in sorted(run.parent.glob(f"{run.name}.ipynb.attempt-*")) + [run.parent/f"{run.name}.ipynb"]:
             if nb.is_file(): cost.append(dict(dataset=d, run=run.name, notebook=nb.name, **seconds_from_notebook(nb)))
         cost.append(dict(dataset=d, run=run.name, notebook="manifest (last execution)", run_seconds=m.get("seconds")))

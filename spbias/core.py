@@ -118,13 +118,15 @@ def sha256_file(path:str|Path)->str:
     return h.hexdigest()
 
 def move_aside(path:str|Path, # a file or folder to keep under another name
-               why:str="replaced")->Path:
-    "Rename `path` to `<path>.<why>-<time>` (never deleting it); the new path."
+               why:str="replaced",
+               fs=None)->Path|str: # an fsspec filesystem holding `path` (default: the local disk)
+    "Rename `path` to `<path>.<why>-<time>` (never deleting it); the new path (a `Path`, or the filesystem's path string)."
     import time
-    path = Path(path); stamp = time.strftime("%Y%m%d-%H%M%S")
+    stamp = time.strftime("%Y%m%d-%H%M%S")
     for k in range(1000):
-        dest = path.with_name(f"{path.name}.{why}-{stamp}" + (f"-{k}" if k else ""))
-        if not dest.exists(): os.replace(path, dest); return dest
+        dest = f"{Path(path) if fs is None else path}.{why}-{stamp}" + (f"-{k}" if k else "")
+        if fs is None and not Path(dest).exists(): os.replace(path, dest); return Path(dest)
+        if fs is not None and not fs.exists(dest): fs.mv(path, dest, recursive=fs.isdir(path)); return dest
     raise SpbiasError(f"cannot find a free name beside {path} to move it aside.", "remove old copies of it by hand.")
 
 def append_jsonl(path:str|Path, record:dict)->None:

@@ -258,11 +258,12 @@ def accuracy_table(runs:pd.DataFrame, chosen:pd.DataFrame, k:int=5,
 
 # %% ../nbs/41_figures.ipynb #8699503e
 def chosen_predictions(runs:pd.DataFrame, chosen:pd.DataFrame)->dict[str, list[Path]]:
-    "Predictions TSVs of the chosen configurations' run folders, by bias set name."
+    "Predictions TSVs of the chosen configurations' run folders, by bias set (a set's subset files together: `predictions_by_set`)."
+    from spbias.sweep import predictions_by_set
     dirs = runs.merge(chosen[["model", "dataset", "lr", "n_tokens"]]).run_dir.unique()
     out = {}
     for d in sorted(dirs):
-        for p in sorted((Path(d)/"predictions").glob("*.tsv")): out.setdefault(p.stem, []).append(p)
+        for name, files in predictions_by_set(d).items(): out.setdefault(name, []).extend(files)
     return out
 
 # %% ../nbs/41_figures.ipynb #4875a79c

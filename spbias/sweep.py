@@ -13,10 +13,10 @@ import spbias
 from .core import SpbiasError, atomic_write_json, parse_seeds, repo_root, move_aside
 
 # %% auto #0
-__all__ = ['MANIFEST', 'RUN_MARK', 'Sweep', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand', 'shard_from_env',
-           'parse_shard', 'shard', 'is_url', 'out_fs', 'write_manifest', 'is_complete', 'upload_run', 'download_run',
-           'papermill_executor', 'notebook_parameters', 'resolve_params', 'default_notebook', 'SweepResult',
-           'run_sweep', 'subsample_bias_set', 'bias_set', 'main']
+__all__ = ['MANIFEST', 'RUN_MARK', 'BUILTIN_SETS', 'Sweep', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand',
+           'shard_from_env', 'parse_shard', 'shard', 'is_url', 'out_fs', 'write_manifest', 'is_complete', 'upload_run',
+           'download_run', 'papermill_executor', 'notebook_parameters', 'resolve_params', 'default_notebook',
+           'SweepResult', 'run_sweep', 'subsample_bias_set', 'bias_set', 'set_of_file', 'predictions_by_set', 'main']
 
 # %% ../nbs/40_sweep.ipynb #152caf4a
 _GRID_KEYS = ("models", "datasets", "lr", "n_tokens", "seeds")
@@ -206,16 +206,13 @@ def write_manifest(run:Run, out:Path, seconds:float, location:str|None=None # wh
 
 def is_complete(run:Run, out:Path|str)->bool:
     "True when the run folder holds a manifest for this exact config and all the files it lists (out: a folder or a URL)."
-    if is_url(out):
-        fs, root = out_fs(out); folder = f"{root}/{run.run_id}"
-        try: m = json.loads(fs.cat_file(f"{folder}/{MANIFEST}"))
-        except (OSError, ValueError): return False
-        have = {posixpath.relpath(fs._strip_protocol(f), folder) for f in fs.find(folder)}
-        return m.get("config_hash") == run.config_hash and set(m.get("files", {})) <= have
-    p = run.folder(out)/MANIFEST
-    try: m = json.loads(p.read_text())
+    import fsspec
+    if is_url(out): fs, root = out_fs(out); folder = f"{root}/{run.run_id}"
+    else: fs, folder = fsspec.filesystem("file"), run.folder(out).resolve().as_posix()  # the same checks on the local disk
+    try: m = json.loads(fs.cat_file(f"{folder}/{MANIFEST}"))
     except (OSError, ValueError): return False
-    return m.get("config_hash") == run.config_hash and all((run.folder(out)/f).is_file() for f in m.get("files", {}))
+    have = {posixpath.relpath(fs._strip_protocol(f), folder) for f in fs.find(folder)}
+    return m.get("config_hash") == run.config_hash and set(m.get("files", {})) <= have
 
 # %% ../nbs/40_sweep.ipynb #26572acd
 def _put(fs, local:Path, remote:str):
@@ -241,14 +238,6 @@ def download_run(fs, remote:str, folder:Path)->list[str]:
         (folder/rel).parent.mkdir(parents=True, exist_ok=True)
         fs.get_file(f, str(folder/rel)); got.append(rel)
     return got
-
-def _move_aside_remote(fs, path:str, why:str)->str:
-    "Rename `path` at the URL to `<path>.<why>-<time>` (never deleting it); the new path."
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    for k in range(1000):
-        dest = f"{path}.{why}-{stamp}" + (f"-{k}" if k else "")
-        if not fs.exists(dest): fs.mv(path, dest, recursive=fs.isdir(path)); return dest
-    raise SpbiasError(f"cannot find a free name beside {path} to move it aside.", "remove old copies of it by hand.")
 
 # %% ../nbs/40_sweep.ipynb #3d602d00
 def papermill_executor(notebook:Path, # the tuning notebook
@@ -354,8 +343,8 @@ def _claim_remote(run:Run, out:str, stage:Path, force:bool, log)->str|None:
         except (OSError, ValueError): mark = {}
         what, refusal = _verdict(mark, run, stage, force, log)
         if what == "refuse": return refusal.format(folder=f"{out}/{run.run_id}")
-        if what == "aside": log(f"  --force: moved {out}/{run.run_id} aside to {_move_aside_remote(fs, folder, 'replaced')}")
-    if fs.exists(nbp): _move_aside_remote(fs, nbp, "attempt")
+        if what == "aside": log(f"  --force: moved {out}/{run.run_id} aside to {move_aside(folder, 'replaced', fs=fs)}")
+    if fs.exists(nbp): move_aside(nbp, "attempt", fs=fs)
     local = run.folder(stage)
     if local.exists(): move_aside(local, "stale")  # a staged copy left by an earlier attempt on this machine: the URL wins
     got = download_run(fs, folder, local)
@@ -462,6 +451,23 @@ def bias_set(spec:str, # "ours", "czarnowska", "ours:age,sexuality" or a TSV pat
     elif Path(spec).is_file(): name, df = Path(spec).stem, T.load_bias_set(Path(spec))
     else: raise SpbiasError(f"unknown bias set {spec!r}.", "use 'ours', 'czarnowska', 'ours:age,sexuality' or the path of a bias-set TSV.")
     return name, subsample_bias_set(df, templates_per_label, terms_per_group, seed)
+
+BUILTIN_SETS = ("ours", "czarnowska")  # the sets `bias_set` generates; their subsets are written as <set>-<attributes>.tsv
+
+def set_of_file(stem:str)->str:
+    "The bias set a predictions file belongs to: a subset's file (czarnowska-age, ours-age-sexuality) to its set, any other file to itself."
+    base = stem.partition("-")[0]
+    return base if base in BUILTIN_SETS else stem
+
+def predictions_by_set(run_dir:str|Path)->dict[str, list[Path]]:
+    "A run folder's predictions TSVs by bias set: a set scored in subsets (one file per attribute) is one set, analysed as one table."
+    out = {}
+    for p in sorted((Path(run_dir)/"predictions").glob("*.tsv")): out.setdefault(set_of_file(p.stem), []).append(p)
+    for name, files in out.items():
+        if len(files) > 1 and any(p.stem == name for p in files):
+            raise SpbiasError(f"{Path(run_dir)/'predictions'} holds bias set {name!r} both whole and in subsets ({', '.join(p.name for p in files)}): "
+                              "their sentences would be counted twice.", f"move {name}.tsv or its subset files out of the folder.")
+    return out
 
 # %% ../nbs/40_sweep.ipynb #f7f9a9f8
 def main(argv:list[str]|None=None)->int:
