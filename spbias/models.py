@@ -150,10 +150,12 @@ def shard_seeds(mesh:Mesh, tree, rows:bool=False):
     "Every array of `tree` on `mesh`, placed by `seed_spec`."
     return jax.tree.map(lambda a: jax.device_put(a, NamedSharding(mesh, seed_spec(mesh, np.shape(a), rows))), tree)
 
-def mesh_note(mesh:Mesh, n_seeds:int)->str:
+def mesh_note(mesh:Mesh, n_seeds:int, rows:bool=True # does the caller split batch rows when the seeds do not divide (`shard_seeds(rows=True)`)?
+             )->str:
     "One line: the mesh, its devices, and how the seeds and weights are split."
     D, M = mesh.shape["data"], mesh.shape["model"]
     seeds = (f"{n_seeds} seed(s) split over data={D}" if n_seeds % D == 0 else
-             f"{n_seeds} seed(s) do not divide over data={D}: seeds replicated, batch rows split over data where their count divides")
+             f"{n_seeds} seed(s) do not divide over data={D}: seeds replicated, " + (
+                 "batch rows split over data where their count divides" if rows else "each data slice repeats the work"))
     return (f"mesh data={D} x model={M} on {mesh.size} of {len(jax.devices())} {mesh.devices.flat[0].platform} device(s): "
             f"{seeds}; weights split over model={M} (Megatron)")
