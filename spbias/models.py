@@ -11,8 +11,9 @@ from .core import SpbiasError
 from .config import ModelConfig
 
 # %% auto #0
-__all__ = ['build_model', 'abstract_model', 'count_params', 'make_mesh', 'param_spec', 'param_shardings', 'shard_model',
-           'shard_batch']
+__all__ = ['build_model', 'abstract_model', 'count_params', 'make_mesh', 'parse_mesh', 'model_axes', 'mesh_shapes',
+           'check_model_axis', 'auto_mesh', 'resolve_mesh', 'param_spec', 'param_shardings', 'shard_model',
+           'shard_batch', 'seed_spec', 'shard_seeds', 'mesh_note']
 
 # %% ../nbs/05_models.ipynb #02a82a68
 def build_model(cfg:ModelConfig, # architecture (and dtype) of the model
@@ -46,6 +47,59 @@ def make_mesh(data:int=1, # devices along the batch axis
         raise SpbiasError(f"a mesh of data={data} x model={model} needs {data * model} devices; {len(devices)} available.",
                           f"choose data * model <= {len(devices)}.")
     return Mesh(np.array(devices[:data * model]).reshape(data, model), ("data", "model"))
+
+# %% ../nbs/05_models.ipynb #135b6d63
+def parse_mesh(spec:str, # "data=D,model=M" (an axis left out is 1), or "auto" where allowed
+               auto:bool=False # accept "auto" (returned as None: `resolve_mesh` chooses the shape)
+              )->tuple[int, int]|None:
+    "`(data, model)` from `data=D,model=M`; None for `auto` (when allowed)."
+    fix = ("write --mesh data=D,model=M, e.g. --mesh data=1,model=8 (a TPU v3-8) or --mesh data=1,model=4 (4 GPUs)"
+           + (", or --mesh auto." if auto else "."))
+    if auto and str(spec).strip().lower() == "auto": return None
+    axes = {}
+    for part in filter(None, (p.strip() for p in str(spec).split(","))):
+        k, eq, v = part.partition("=")
+        if not eq or k.strip() not in ("data", "model") or k.strip() in axes: raise SpbiasError(f"malformed mesh {spec!r}.", fix)
+        try: axes[k.strip()] = int(v)
+        except ValueError: raise SpbiasError(f"malformed mesh {spec!r}: {v!r} is not an integer.", fix) from None
+    if not axes or min(axes.values()) < 1: raise SpbiasError(f"malformed mesh {spec!r}.", fix)
+    return axes.get("data", 1), axes.get("model", 1)
+
+def _split_sizes(cfg:ModelConfig)->dict:
+    return {"n_heads": cfg.n_heads, "n_kv_heads": cfg.n_kv_heads, "d_ff": cfg.d_ff, "vocab_size": cfg.vocab_size}
+
+def model_axes(cfg:ModelConfig, upto:int=64)->list[int]:
+    "The model-axis sizes (up to `upto`) that divide the heads, key/value heads, MLP width and vocabulary."
+    return [m for m in range(1, upto + 1) if all(v % m == 0 for v in _split_sizes(cfg).values())]
+
+def mesh_shapes(cfg:ModelConfig, n_devices:int)->list[tuple[int, int]]:
+    "The `(data, model)` meshes on all `n_devices` whose model axis `cfg` allows."
+    return [(n_devices // m, m) for m in model_axes(cfg, n_devices) if n_devices % m == 0]
+
+def check_model_axis(cfg:ModelConfig, m:int, # the model axis
+                     n_devices:int|None=None): # devices here (names the meshes that work on them)
+    "Refuse a model axis that does not divide the heads and widths, naming the sizes (and meshes) that work."
+    bad = {k: v for k, v in _split_sizes(cfg).items() if v % m}
+    if not bad: return
+    fix = f"use a model axis of {', '.join(map(str, model_axes(cfg, max(m, 16))))}"
+    if n_devices: fix += f"; on {n_devices} devices: " + " | ".join(f"--mesh data={d},model={k}" for d, k in mesh_shapes(cfg, n_devices))
+    raise SpbiasError(f"a model axis of {m} does not divide {', '.join(f'{k}={v}' for k, v in bad.items())}.", fix + ".")
+
+def auto_mesh(cfg:ModelConfig, n_devices:int, n_seeds:int=1)->tuple[int, int]:
+    "`auto`: the data axis as many devices as divide the seeds, the model axis the largest valid share of the rest."
+    data = max(d for d in range(1, n_devices + 1) if n_devices % d == 0 and n_seeds % d == 0)
+    rest = n_devices // data
+    return data, max(m for m in model_axes(cfg, rest) if rest % m == 0)
+
+def resolve_mesh(spec:str, # parse_mesh's spec, "auto" included
+                 cfg:ModelConfig, n_seeds:int=1, # the model and how many seeds share a step (for auto)
+                 devices=None)->Mesh: # devices to use (default `jax.devices()`)
+    "The mesh `spec` names, checked against `cfg` and the devices here."
+    devices = jax.devices() if devices is None else list(devices)
+    shape = parse_mesh(spec, auto=True)
+    data, model = auto_mesh(cfg, len(devices), n_seeds) if shape is None else shape
+    check_model_axis(cfg, model, len(devices))
+    return make_mesh(data, model, devices)
 
 # %% ../nbs/05_models.ipynb #5d0c6ab5
 _SPLIT_OUT = {"q_proj", "k_proj", "v_proj", "gate_proj", "up_proj", "fc1", "lm_head"}  # kernel [in,out] split on out
@@ -83,3 +137,25 @@ def shard_batch(mesh:Mesh, *arrays):
     n = mesh.shape["data"]
     put = lambda a: jax.device_put(a, NamedSharding(mesh, P("data") if a.shape[0] % n == 0 else P()))
     return tuple(put(jnp.asarray(a)) for a in arrays)
+
+# %% ../nbs/05_models.ipynb #a7f50cc2
+def seed_spec(mesh:Mesh, shape:tuple, rows:bool=False)->P:
+    "Split the leading (seed) axis over `data`; else, with `rows`, the second (row) axis; else keep the array whole."
+    D = mesh.shape["data"]
+    if len(shape) and shape[0] % D == 0: return P("data")
+    if rows and len(shape) > 1 and shape[1] % D == 0: return P(None, "data")
+    return P()
+
+def shard_seeds(mesh:Mesh, tree, rows:bool=False):
+    "Every array of `tree` on `mesh`, placed by `seed_spec`."
+    return jax.tree.map(lambda a: jax.device_put(a, NamedSharding(mesh, seed_spec(mesh, np.shape(a), rows))), tree)
+
+def mesh_note(mesh:Mesh, n_seeds:int, rows:bool=True # does the caller split batch rows when the seeds do not divide (`shard_seeds(rows=True)`)?
+             )->str:
+    "One line: the mesh, its devices, and how the seeds and weights are split."
+    D, M = mesh.shape["data"], mesh.shape["model"]
+    seeds = (f"{n_seeds} seed(s) split over data={D}" if n_seeds % D == 0 else
+             f"{n_seeds} seed(s) do not divide over data={D}: seeds replicated, " + (
+                 "batch rows split over data where their count divides" if rows else "each data slice repeats the work"))
+    return (f"mesh data={D} x model={M} on {mesh.size} of {len(jax.devices())} {mesh.devices.flat[0].platform} device(s): "
+            f"{seeds}; weights split over model={M} (Megatron)")

@@ -11,8 +11,8 @@ from .core import SpbiasError
 from .config import ModelConfig
 
 # %% auto #0
-__all__ = ['HF_PRESETS', 'FAST_CPU_COMPILE', 'model_config', 'parse_mesh', 'parse_bytes', 'gib', 'Remat', 'remat_layers', 'Plan',
-           'plan_step', 'model_axes', 'suggestions', 'report', 'main']
+__all__ = ['HF_PRESETS', 'FAST_CPU_COMPILE', 'model_config', 'parse_bytes', 'gib', 'Remat', 'remat_layers', 'Plan', 'plan_step',
+           'suggestions', 'report', 'main']
 
 # %% ../nbs/14_plan.ipynb #0830d789
 HF_PRESETS = {  # public config.json values, as transformers keyword arguments
@@ -37,18 +37,7 @@ def model_config(spec:str, # a preset name (`HF_PRESETS`), a config.json file, o
     return ModelConfig.from_hf(d, dtype=dtype)
 
 # %% ../nbs/14_plan.ipynb #80704e5f
-def parse_mesh(spec:str # e.g. "data=2,model=4"
-              )->tuple[int, int]:
-    "`(data, model)` from `data=D,model=M`."
-    fix = "write --mesh data=D,model=M, e.g. --mesh data=1,model=8 (a TPU v3-8) or --mesh data=1,model=4 (4 GPUs)."
-    axes = {}
-    for part in filter(None, (p.strip() for p in str(spec).split(","))):
-        k, eq, v = part.partition("=")
-        if not eq or k.strip() not in ("data", "model") or k.strip() in axes: raise SpbiasError(f"malformed mesh {spec!r}.", fix)
-        try: axes[k.strip()] = int(v)
-        except ValueError: raise SpbiasError(f"malformed mesh {spec!r}: {v!r} is not an integer.", fix) from None
-    if not axes or min(axes.values()) < 1: raise SpbiasError(f"malformed mesh {spec!r}.", fix)
-    return axes.get("data", 1), axes.get("model", 1)
+from .models import parse_mesh  # the one mesh parser (also spbias tune and predict's --mesh)
 
 _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
 
@@ -161,17 +150,7 @@ def plan_step(cfg:ModelConfig, # the model (its dtype is the weights' and activa
     return p
 
 # %% ../nbs/14_plan.ipynb #607a74dc
-def _split_sizes(cfg:ModelConfig)->dict:
-    return {"n_heads": cfg.n_heads, "n_kv_heads": cfg.n_kv_heads, "d_ff": cfg.d_ff, "vocab_size": cfg.vocab_size}
-
-def model_axes(cfg:ModelConfig, upto:int=64)->list[int]:
-    "The model-axis sizes (up to `upto`) that divide the heads, key/value heads, MLP width and vocabulary."
-    return [m for m in range(1, upto + 1) if all(v % m == 0 for v in _split_sizes(cfg).values())]
-
-def _check_divides(cfg:ModelConfig, m:int):
-    bad = {k: v for k, v in _split_sizes(cfg).items() if v % m}
-    if bad: raise SpbiasError(f"a model axis of {m} does not divide {', '.join(f'{k}={v}' for k, v in bad.items())}.",
-                              f"use a model axis of {', '.join(map(str, model_axes(cfg, max(m, 16))))}.")
+from .models import model_axes, check_model_axis as _check_divides  # shared with spbias tune and predict
 
 # %% ../nbs/14_plan.ipynb #929f70e4
 def suggestions(p:Plan, cfg:ModelConfig)->list[str]:

@@ -4,12 +4,13 @@
 
 # %% ../nbs/13_predict.ipynb #66ef0219
 from __future__ import annotations
-import argparse, hashlib, json, math, warnings
+import argparse, functools, hashlib, json, math, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text, move_aside, save_table
 from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
+from .models import parse_mesh, resolve_mesh, shard_model, shard_seeds, mesh_note
 from .metrics import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS  # the predictions TSV contract, defined where it is read
 
 # %% auto #0
@@ -86,9 +87,11 @@ def predict_run(run_dir:str|Path, # a run folder
                 batch_size:int=64, # rows per scoring batch
                 progress:bool=True,
                 top_k:int|None=None, # score only the k usable seeds with the best validation accuracy (None: every finished seed)
-                allow_model_mismatch:bool=False # score even when the model's fingerprint differs from the run's
+                allow_model_mismatch:bool=False, # score even when the model's fingerprint differs from the run's
+                mesh:str|None=None # device mesh "data=D,model=M" or "auto" (None: one device): seeds over data, weights over model
                )->pd.DataFrame:
     "The predictions table: every row of `table` scored by every finished seed of the run (or its top k)."
+    if mesh is not None: parse_mesh(mesh, auto=True)  # malformed: refused before anything loads
     config, seeds = load_run(run_dir)
     run = config["run"]
     missing = {"label", "category", "group", "text"} - set(table.columns)
@@ -104,10 +107,14 @@ def predict_run(run_dir:str|Path, # a run folder
         model = load_model(run["model"], dtype=run.get("dtype", "float32"))
     m, tokenizer, mcfg = model
     check_model(config, m, mcfg, allow_model_mismatch, run_dir)
+    place = lambda x: x
+    if mesh is not None:
+        mesh = resolve_mesh(mesh, mcfg, len(seeds)); shard_model(m, mesh); place = functools.partial(shard_seeds, mesh)
+        if progress: print(mesh_note(mesh, len(seeds), rows=False))
     ids = encode_texts(tokenizer, table.text.astype(str).tolist(), run.get("max_len", 128))
     pad = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
     prompts = np.stack([s["embeddings"] for s in seeds])
-    scores, _ = score_texts(m, prompts, ids, config["label_token_ids"], batch_size, tuple(run.get("buckets", DEFAULT_BUCKETS)),
+    scores, _ = score_texts(m, place(prompts), ids, config["label_token_ids"], batch_size, tuple(run.get("buckets", DEFAULT_BUCKETS)),
                             pad_id=pad, progress=progress)
     va = lambda s: s["summary"].get("validation_accuracy") if usable(s["summary"]) else None
     return pd.concat([predictions_frame(table, y, sc, run["model"], config["run_id"], run["dataset"], s["seed"],
@@ -141,6 +148,7 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--out", required=True, help="predictions file to write: .tsv (the published format), .csv or .parquet")
     p.add_argument("--top-k", type=int, default=None, help="score only the k usable seeds with the best validation accuracy (default: every finished seed)")
     p.add_argument("--batch-size", type=int, default=64, help="rows per scoring batch")
+    p.add_argument("--mesh", default=None, help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one device)")
     p.add_argument("--allow-model-mismatch", action="store_true", help="score even if the model differs from the one the run was tuned on")
     p.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = p.parse_args(argv)
@@ -151,7 +159,7 @@ def main(argv:list[str]|None=None)->int:
         run = load_run(a.run)[0]["run"]
         table = tuning_split_table(load_sentiment(run["dataset"], run["data_dir"], split=a.testset, mapping=run["mapping"]), a.testset)
     else: table = read_testset(a.testset)
-    pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k, allow_model_mismatch=a.allow_model_mismatch)
+    pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k, allow_model_mismatch=a.allow_model_mismatch, mesh=a.mesh)
     if Path(a.out).exists(): print(f"--force: moved the old {a.out} aside to {move_aside(a.out)}")
     write_predictions(pred, a.out)
     acc = pred.assign(ok=pred.y_true == pred.y_pred).groupby("seed").ok.mean()

@@ -325,9 +325,17 @@ def main_predict(argv:list[str]|None=None)->int:
     ap.add_argument("--templates", default=None, help="templates CSV, to add a domain column (default: none)")
     ap.add_argument("--batch-size", type=int, default=32, help="statements per forward pass")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="dtype of the model's weights and activations")
+    ap.add_argument("--mesh", default=None, help="device mesh data=1,model=M (the weights split over M devices) or auto (default: one device)")
     ap.add_argument("--cache", default=None, help="hosted answers cache (default: OUT.cache.sqlite)")
     ap.add_argument("--requests-per-s", type=float, default=None, help="hosted rate limit in requests per second (default: none, no limit)")
     a = ap.parse_args(argv)
+    if a.mesh is not None:  # checked before anything loads
+        if a.hosted: raise SpbiasError("--mesh needs a local model.", "drop --mesh, or use --model.")
+        from spbias.models import parse_mesh
+        shape = parse_mesh(a.mesh, auto=True)
+        if shape is not None and shape[0] > 1:
+            raise SpbiasError(f"--mesh {a.mesh}: the probe scores one prompt, so a data axis of {shape[0]} would only repeat the work.",
+                              "use --mesh data=1,model=M (the weights split over M devices), or --mesh auto.")
     if not Path(a.examples).exists(): raise SpbiasError(f"examples file {a.examples} does not exist.", "run `spbias apes generate` first.")
     ex, prompt = load_table(a.examples, keep_default_na=False), _unescape(a.prompt)
     if a.hosted:
@@ -338,6 +346,9 @@ def main_predict(argv:list[str]|None=None)->int:
     else:
         from spbias.checkpoint import load_model
         model, tok, cfg = load_model(a.model, dtype=a.dtype)
+        if a.mesh is not None:
+            from spbias.models import resolve_mesh, shard_model, mesh_note
+            mesh = resolve_mesh(a.mesh, cfg, 1); shard_model(model, mesh); print(mesh_note(mesh, 1))
         soft = None
         if a.prompt_run:
             from spbias.predict import load_run, check_model

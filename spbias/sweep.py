@@ -85,6 +85,7 @@ def load_sweep(path:str|Path # a SWEEP.yaml file
 
 # %% ../nbs/40_sweep.ipynb #b4dd39d8
 _PATH_PARAMS = ("data_dir", "out_dir", "czarnowska_dir")  # where things live: not part of a run's identity
+_EXEC_PARAMS = ("mesh",)  # how a run executes (its device mesh): not part of its identity either
 
 def model_slug(model:str)->str:
     "A folder-safe name for a model: a local path's last part, or a hub id with `/` turned into `--`."
@@ -114,7 +115,7 @@ class Run:
                 "out_dir": str(self.folder(out).resolve())}
     @property
     def config_hash(self)->str:
-        ident = {k: v for k, v in self.parameters(Path(".")).items() if k not in _PATH_PARAMS}
+        ident = {k: v for k, v in self.parameters(Path(".")).items() if k not in _PATH_PARAMS + _EXEC_PARAMS}
         return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 # %% ../nbs/40_sweep.ipynb #060c6bd1
@@ -306,7 +307,7 @@ def _rescore_only(mark:dict, run:Run, out:Path)->list|None:
     old = mark.get("parameters")
     if not isinstance(old, dict): return None
     new = json.loads(json.dumps(run.parameters(out), default=str))  # as a mark stores them
-    skip = set(_PATH_PARAMS) | set(_RESCORE_PARAMS)
+    skip = set(_PATH_PARAMS) | set(_EXEC_PARAMS) | set(_RESCORE_PARAMS)
     same = {k: v for k, v in old.items() if k not in skip} == {k: v for k, v in new.items() if k not in skip}
     return old.get("bias_sets", []) if same else None
 

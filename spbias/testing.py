@@ -10,7 +10,7 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['TINY_WORDS', 'SPECIAL_TOKENS', 'TOKENIZER_KINDS', 'SENTENCES', 'TINY_ARCHS', 'tiny_tokenizer', 'tiny_sp_tokenizer',
-           'tiny_hf_model', 'tiny_checkpoint', 'llama_cpp_permute', 'tiny_gguf']
+           'tiny_hf_model', 'tiny_checkpoint', 'llama_cpp_permute', 'tiny_gguf', 'on_cpu_devices']
 
 # %% ../nbs/07_testing.ipynb #a105ee45
 TINY_WORDS = """the a an is was are were be been and or but not no very so too quite really this that
@@ -207,3 +207,18 @@ def tiny_gguf(path:str|Path, # the .gguf file to write
             w.add_tensor(name, np.zeros((a.shape[0], a.shape[1] // bs * ts), np.uint8), raw_dtype=qt)
     w.write_header_to_file(); w.write_kv_data_to_file(); w.write_tensors_to_file(); w.close()
     return path
+
+# %% ../nbs/07_testing.ipynb #df497b2f
+def on_cpu_devices(code:str, # a Python script that prints a JSON value on its last line
+                   *args, # its command-line arguments
+                   n:int=8, # forced CPU devices
+                   timeout:int=1200)->object:
+    "Run `code` in a fresh Python whose JAX has `n` forced CPU devices; the JSON of its last output line."
+    import os, subprocess, sys
+    from spbias.core import repo_root
+    from spbias.plan import FAST_CPU_COMPILE
+    env = dict(os.environ, XLA_FLAGS=f"--xla_force_host_platform_device_count={n} {FAST_CPU_COMPILE}", JAX_PLATFORMS="cpu",
+               PYTHONPATH=os.pathsep.join(filter(None, [str(repo_root() or ""), os.environ.get("PYTHONPATH", "")])))
+    r = subprocess.run([sys.executable, "-c", code, *map(str, args)], env=env, capture_output=True, text=True, timeout=timeout)
+    if r.returncode: raise RuntimeError(f"the script on {n} CPU devices failed:\n{r.stderr[-3000:]}")
+    return json.loads(r.stdout.strip().splitlines()[-1])

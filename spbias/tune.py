@@ -16,6 +16,7 @@ from .core import (SpbiasError, parse_seeds, atomic_write_json, atomic_write_tex
 from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher, PackedBatcher,
                          row_length, pad_packed, flatten_slots, table_sha256)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
+from .models import parse_mesh, resolve_mesh, shard_model, shard_seeds, mesh_note
 
 # %% auto #0
 __all__ = ['SEED_LOOPS', 'FINISHED', 'PRE_RUN_FILES', 'STATUSES', 'USABLE', 'TuneConfig', 'should_stop', 'make_optimizer',
@@ -62,6 +63,7 @@ class TuneConfig:
     max_len:int=128 # longest text in tokens (longer texts keep their last tokens)
     data_seed:int=0 # seed of the bucket schedule shared by all seeds
     dtype:str="float32" # model dtype: float32 | bfloat16
+    mesh:str|None=None # device mesh "data=D,model=M" or "auto" (None: one device); how to run, not part of the run identity
     out:str="runs_out/tune" # run folder
     resume:bool=False # continue this run from its last checkpoint in `out` (a finished run: nothing to do)
     force:bool=False # move whatever `out` holds aside (to `<out>.replaced-<time>`) and start afresh
@@ -86,6 +88,7 @@ class TuneConfig:
             "use checkpoint_every ≥ 0 (0: no checkpoints; unset: at every evaluation).")
         pos("loss", self.loss in LOSSES, f"use one of: {', '.join(LOSSES)}.")
         pos("dtype", self.dtype in ("float32", "bfloat16"), "use float32 or bfloat16.")
+        if self.mesh is not None: parse_mesh(self.mesh, auto=True)  # malformed: refused now, before anything loads
         pos("buckets", len(self.buckets) > 0 and list(self.buckets) == sorted(set(self.buckets)) and self.buckets[0] > 0,
             "give increasing positive bucket lengths.")
         if self.early_stopping and self.min_steps >= self.max_steps:
@@ -106,7 +109,7 @@ class TuneConfig:
     def identity(self)->dict:
         "The fields that define the run (what must match to resume it)."
         d = asdict(self)
-        for k in ("out", "resume", "force"): d.pop(k)
+        for k in ("out", "resume", "force", "mesh"): d.pop(k)
         d["seeds"], d["buckets"] = list(self.seeds), list(self.buckets)
         if self.label_words == LABEL_NAMES: d.pop("label_words")  # the defaults stay out: runs made before these options keep their ids
         else: d["label_words"] = list(self.label_words)
@@ -348,6 +351,7 @@ def tune(cfg:TuneConfig, # the run
     enable_compile_cache()  # a later run (the next papermill notebook) loads the compiled steps instead of compiling them again
     (model, tokenizer, mcfg), table = _load(cfg, model, table)
     out, seeds, S = Path(cfg.out), list(cfg.seeds), len(cfg.seeds)
+    mesh = None if cfg.mesh is None else resolve_mesh(cfg.mesh, mcfg, S)  # a mesh that cannot work fails before the run folder is touched
     record = _record(cfg, model, tokenizer, mcfg, table)
     how = _prepare_out(cfg, record, log=print if progress else (lambda *a: None))
     if how == "finished": return out
@@ -365,19 +369,24 @@ def tune(cfg:TuneConfig, # the run
             for f in ("summary.json", "prompt.npz"): (d/f).unlink(missing_ok=True)
         if progress: print(f"resuming {out} from its checkpoint at step {start}")
     for d in seed_dirs: d.mkdir(parents=True, exist_ok=True)
+    place = lambda tree, rows=False: tree  # one device: arrays go where jit puts them
+    if mesh is not None:
+        shard_model(model, mesh); place = functools.partial(shard_seeds, mesh)
+        if progress: print(mesh_note(mesh, S))
     graphdef, params = nnx.split(model)
-    train_step = make_train_step(graphdef, tx, cfg.loss)
+    split_seeds = mesh is not None and mesh.shape["data"] > 1 and S % mesh.shape["data"] == 0
+    train_step = make_train_step(graphdef, tx, cfg.loss, "vmap" if split_seeds else "auto")  # seeds split over devices: one batch
     pad_id = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
-    deltas, opt_states = jnp.asarray(st["deltas"]), jax.tree.map(jnp.asarray, st["opt_states"])
-    bases_j = jnp.asarray(bases)  # the same every step
+    deltas, opt_states = place(jnp.asarray(st["deltas"])), place(jax.tree.map(jnp.asarray, st["opt_states"]))
+    bases_j = place(jnp.asarray(bases))  # the same every step
     bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} seed(s)", disable=not progress, mininterval=2)
     last_acc, every, saved, done = None, cfg.checkpoint_interval, start, start
     for step in range(start, cfg.max_steps):
         if not st["active"].any(): break
         tok, mask, ends, slots = train_batch(batcher, ids["train"], seeds, step, pad_id)
         y, w = np.where(slots >= 0, ys["train"][np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
-        deltas, opt_states, losses, _ = train_step(params, deltas, opt_states, bases_j, tok, mask, ends, y, w,
-                                                   jnp.asarray(st["active"]), label_ids)
+        deltas, opt_states, losses, _ = train_step(params, place(deltas), place(opt_states), bases_j, *place((tok, mask, ends, y, w), rows=True),
+                                                   place(jnp.asarray(st["active"])), label_ids)
         losses = np.asarray(losses)
         bad = st["active"] & ~np.isfinite(losses)
         st["nan"] |= bad; st["active"] &= ~bad
@@ -387,7 +396,7 @@ def tune(cfg:TuneConfig, # the run
         if _fault(f"step:{done}"): _kill_now()
         if done % cfg.eval_every == 0 or done == cfg.max_steps:
             st["deltas"] = np.asarray(deltas)
-            el, ea = evaluate(model, bases + st["deltas"], ids["validation"], ys["validation"], label_ids, cfg.loss,
+            el, ea = evaluate(model, place(bases + st["deltas"]), ids["validation"], ys["validation"], label_ids, cfg.loss,
                               cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))
             _after_eval(cfg, st, done, el, ea, seed_dirs); last_acc = float(np.mean(ea))
         if every and done % every == 0:
@@ -399,7 +408,7 @@ def tune(cfg:TuneConfig, # the run
     bar.close()
     st["deltas"], st["opt_states"] = np.asarray(deltas), jax.device_get(opt_states)
     if every and saved != done: _save_checkpoint(out, done, st)  # the end state: an interrupted ending resumes here
-    _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record, progress)
+    _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record, progress, place)
     return out
 
 # %% ../nbs/12_tune.ipynb #5482cf78
@@ -411,11 +420,11 @@ def _status(st, i)->str:
     if st["best_acc"][i] < 0: return "not_evaluated"
     return "early_stopped" if st["stopped_early"][i] else "max_steps"
 
-def _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record, progress:bool=False):
+def _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record, progress:bool=False, place=lambda t: t):
     never = st["best_acc"] < 0
     st["best_deltas"][never] = st["deltas"][never]
     kept = bases + st["best_deltas"]
-    _, test_acc = evaluate(model, kept, ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg),
+    _, test_acc = evaluate(model, place(kept), ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg),
                            progress=progress)  # every kept prompt on the whole test split: long on a CPU, so a bar
     for i, (s, d) in enumerate(zip(cfg.seeds, seed_dirs)):
         atomic_savez(d/"prompt.npz", embeddings=kept[i], delta=st["best_deltas"][i], base=bases[i])
@@ -467,6 +476,7 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--max-len", type=int, default=128, help="longest text in tokens (longer texts keep their last tokens)")
     p.add_argument("--data-seed", type=int, default=0, help="seed of the batch schedule shared by all seeds")
     p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="model dtype")
+    p.add_argument("--mesh", default=None, help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one device)")
     p.add_argument("--no-packing", action="store_true", help="one text a row in length-bucketed batches (default: packed rows)")
     p.add_argument("--out", required=True, help="run folder")
     p.add_argument("--resume", action="store_true", help="continue this run from its last checkpoint (finished: nothing to do)")
@@ -477,7 +487,7 @@ def main(argv:list[str]|None=None)->int:
                      clip_norm=a.clip_norm, batch_size=a.batch_size, eval_batch_size=a.eval_batch_size, eval_every=a.eval_every,
                      min_steps=a.min_steps, max_steps=a.max_steps, patience=a.patience, early_stopping=not a.no_early_stopping,
                      loss=a.loss, label_words=a.label_words, first_token=a.first_token, checkpoint_every=a.checkpoint_every, max_len=a.max_len, data_seed=a.data_seed,
-                     dtype=a.dtype, packing=not a.no_packing, out=a.out, resume=a.resume, force=a.force)
+                     dtype=a.dtype, mesh=a.mesh, packing=not a.no_packing, out=a.out, resume=a.resume, force=a.force)
     run = tune(cfg)
     print(read_summaries(run)[["seed", "status", "best_step", "validation_accuracy", "test_accuracy"]].to_string(index=False))
     return 0
