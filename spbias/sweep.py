@@ -86,6 +86,13 @@ def load_sweep(path:str|Path # a SWEEP.yaml file
 # %% ../nbs/40_sweep.ipynb #b4dd39d8
 _PATH_PARAMS = ("data_dir", "out_dir", "czarnowska_dir")  # where things live: not part of a run's identity
 _EXEC_PARAMS = ("mesh",)  # how a run executes (its device mesh): not part of its identity either
+_LATER_PARAMS = {"label_words": None, "first_token": False}  # notebook parameters added after runs were made: at these values
+                                                             # (the behaviour before them) they stay out of the identity, so those runs keep their hashes
+
+def _identity(params:dict, skip=())->dict:
+    "The parameters that define a run: without paths, the mesh, `skip`, and later parameters left at their old behaviour."
+    return {k: v for k, v in params.items() if k not in (*_PATH_PARAMS, *_EXEC_PARAMS, *skip)
+            and not (k in _LATER_PARAMS and v == _LATER_PARAMS[k])}
 
 def model_slug(model:str)->str:
     "A folder-safe name for a model: a local path's last part, or a hub id with `/` turned into `--`."
@@ -115,7 +122,7 @@ class Run:
                 "out_dir": str(self.folder(out).resolve())}
     @property
     def config_hash(self)->str:
-        ident = {k: v for k, v in self.parameters(Path(".")).items() if k not in _PATH_PARAMS + _EXEC_PARAMS}
+        ident = _identity(self.parameters(Path(".")))
         return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 # %% ../nbs/40_sweep.ipynb #060c6bd1
@@ -307,8 +314,7 @@ def _rescore_only(mark:dict, run:Run, out:Path)->list|None:
     old = mark.get("parameters")
     if not isinstance(old, dict): return None
     new = json.loads(json.dumps(run.parameters(out), default=str))  # as a mark stores them
-    skip = set(_PATH_PARAMS) | set(_EXEC_PARAMS) | set(_RESCORE_PARAMS)
-    same = {k: v for k, v in old.items() if k not in skip} == {k: v for k, v in new.items() if k not in skip}
+    same = _identity(old, _RESCORE_PARAMS) == _identity(new, _RESCORE_PARAMS)
     return old.get("bias_sets", []) if same else None
 
 def _verdict(mark:dict, run:Run, out, force:bool, log)->tuple[str, str|None]:
