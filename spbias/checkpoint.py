@@ -5,20 +5,23 @@
 # %% ../nbs/06_checkpoint.ipynb #0b412666
 from __future__ import annotations
 import argparse, hashlib, json, os, re, shutil, tempfile
+from dataclasses import dataclass
 from pathlib import Path
-import numpy as np
+from typing import Callable
+import numpy as np, ml_dtypes
 import jax, jax.numpy as jnp
+from jax.sharding import Mesh, NamedSharding
 from flax import nnx
 from .core import SpbiasError, smollm2_gguf_path
 from .data import LABEL_NAMES
 from .config import ModelConfig
-from .models import build_model, abstract_model, count_params
+from .models import build_model, abstract_model, count_params, param_spec
 
 # %% auto #0
-__all__ = ['GGUF_ARCHS', 'GGUF_TYPES', 'HUB_PATTERNS', 'model_from_tensors', 'read_config', 'read_weights', 'gguf_names',
-           'unpermute_qk', 'gguf_config', 'read_gguf', 'download_model', 'resolve_model', 'cache_dir', 'load_tokenizer',
-           'load_model', 'model_fingerprint', 'label_token_ids', 'model_info', 'main_info', 'next_token_probs',
-           'main_next_token']
+__all__ = ['GGUF_ARCHS', 'GGUF_TYPES', 'HUB_PATTERNS', 'Shard', 'dict_shard', 'model_from_shards', 'model_from_tensors',
+           'read_config', 'weight_shards', 'read_weights', 'gguf_names', 'unpermute_qk', 'gguf_config', 'gguf_shard',
+           'read_gguf', 'download_model', 'resolve_model', 'cache_dir', 'load_tokenizer', 'load_weights', 'load_model',
+           'model_fingerprint', 'label_token_ids', 'model_info', 'main_info', 'next_token_probs', 'main_next_token']
 
 # %% ../nbs/06_checkpoint.ipynb #9db6b155
 from .families import FAMILIES, checkpoint_key, normalise_keys, fused_rows
@@ -26,41 +29,81 @@ from .families import FAMILIES, checkpoint_key, normalise_keys, fused_rows
 # %% ../nbs/06_checkpoint.ipynb #fb3c78af
 def _dotted(path)->str: return ".".join(map(str, path))
 
-def model_from_tensors(cfg:ModelConfig, # the model to build
-                       tensors:dict, # checkpoint key -> array (numpy, transformers layout)
-                       source:str="checkpoint"): # what to name in error messages
-    "Build `cfg`'s model with its parameters taken from `tensors`; one `SpbiasError` lists every mismatch."
+@dataclass(frozen=True)
+class Shard:
+    "Checkpoint tensors read together: their shapes, known without reading them, and a reader of one tensor at a time."
+    name:str # what to call it in messages, e.g. its file name
+    shapes:dict # checkpoint key -> shape
+    read:Callable # list of keys -> iterator of (key, numpy array), read one after the other
+
+def dict_shard(tensors:dict, # checkpoint key -> array (numpy, transformers layout)
+               name:str="tensors")->Shard:
+    "Named arrays already in memory, as one `Shard`."
+    return Shard(name, {k: tuple(np.shape(v)) for k, v in tensors.items()}, lambda keys: ((k, np.asarray(tensors[k])) for k in keys))
+
+def _plan(cfg:ModelConfig, shards:list[Shard], source:str):
+    "What each shard's tensors become, from the shapes alone: `(graphdef, flat params, rest, {(shard, key): uses})`; one `SpbiasError` lists every mismatch."
     graphdef, params, rest = nnx.split(abstract_model(cfg), nnx.Param, ...)
-    tensors = normalise_keys(cfg.arch, tensors)  # a shallow copy we pop from
-    flat, problems, fused = nnx.to_flat_state(params), [], set()
-    dtype = jnp.dtype(cfg.dtype)
+    where = normalise_keys(cfg.arch, {k: (i, k) for i, s in enumerate(shards) for k in s.shapes})  # our key -> (shard, its key there)
+    shape_of = lambda key: [int(n) for n in shards[where[key][0]].shapes[where[key][1]]]
+    flat, problems, seen, plan = nnx.to_flat_state(params), [], set(), {}
     for path, var in flat:
         key, transpose, split = checkpoint_key(cfg.arch, _dotted(path))
-        shape = tuple(var.shape)
+        shape, rows = tuple(var.shape), None
         if split is not None:
             rows, n = fused_rows(*split, cfg)
             shape = (shape[0], n) if transpose else (n, *shape[1:])  # the whole fused tensor, in our layout
-        want = shape[::-1] if transpose else shape
-        if key not in tensors:
-            if f"missing {key} {list(want)}" not in problems: problems.append(f"missing {key} {list(want)}")
+        want = list(shape[::-1] if transpose else shape)
+        if key not in where:
+            if f"missing {key} {want}" not in problems: problems.append(f"missing {key} {want}")
             continue
-        w = tensors[key] if split is not None else tensors.pop(key)
-        if split is not None: fused.add(key)  # dropped once all its parts are read
-        if tuple(w.shape) != want:
-            if not any(p.startswith(f"misshaped {key}:") for p in problems): problems.append(f"misshaped {key}: {list(w.shape)}, expected {list(want)}")
+        seen.add(key)
+        if shape_of(key) != want:
+            if not any(p.startswith(f"misshaped {key}:") for p in problems): problems.append(f"misshaped {key}: {shape_of(key)}, expected {want}")
             continue
-        if split is not None: w = w[rows]
-        var.set_value(jnp.asarray(w.T if transpose else w, dtype=dtype))
-    for k in fused: tensors.pop(k)
+        plan.setdefault(where[key], []).append((path, var, transpose, rows))
     ignored = lambda k: any(re.fullmatch(p, k) for p in FAMILIES[cfg.arch].ignore)
-    problems += [f"unexpected {k} {list(tensors[k].shape)}" for k in sorted(tensors) if not ignored(k)]
+    problems += [f"unexpected {k} {shape_of(k)}" for k in sorted(where) if k not in seen and not ignored(k)]
     if problems:
         raise SpbiasError(f"{source} does not fit the {cfg.arch} model its config describes ({len(problems)} problems): "
                           + "; ".join(problems) + ".",
                           "check that config.json belongs to these weights and that no weight file is missing or truncated.")
+    return graphdef, flat, rest, plan
+
+# %% ../nbs/06_checkpoint.ipynb #2550e6d7
+def model_from_shards(cfg:ModelConfig, # the model to build
+                      shards:list[Shard], # where its tensors are
+                      source:str="checkpoint", # what to name in error messages
+                      mesh:Mesh|None=None, # place each parameter on this mesh with `param_spec` (default: the default device)
+                      progress:bool|None=None): # show a progress bar (default: for checkpoints over 2^28 values)
+    "Build `cfg`'s model from `shards`, one tensor at a time, each cast once to `cfg.dtype` and placed straight on its device(s)."
+    graphdef, flat, rest, plan = _plan(cfg, shards, source)
+    dtype = jnp.dtype(cfg.dtype)
+    where = lambda path, shape: None if mesh is None else NamedSharding(mesh, param_spec(path, shape, mesh))
+    from tqdm.auto import tqdm
+    big = sum(int(np.prod(shards[i].shapes[k])) for i, k in plan) > 2**28
+    bar = tqdm(total=len(plan), desc="loading", unit="tensor", disable=not (big if progress is None else progress))
+    for i, s in enumerate(shards):
+        uses = {k: u for (j, k), u in plan.items() if j == i}
+        for k, w in s.read(list(uses)):
+            for path, var, transpose, rows in uses[k]:
+                a = w if rows is None else w[rows]
+                a = a if a.dtype == dtype else a.astype(dtype)  # the one cast, in the stored layout
+                a = a.T if transpose else a  # a view: device_put lays it out, with XLA's transpose (numpy's copy is ~15x slower)
+                var.set_value(jax.device_put(a, where(path, a.shape)))
+            del w, a  # before the next tensor is read
+            bar.update()
+    bar.close()
     if len(jax.tree.leaves(rest)):  # non-parameter state (none today): computed alone, XLA drops the parameters' init
         rest = jax.jit(lambda: nnx.state(build_model(cfg, rngs=nnx.Rngs(0)), nnx.Not(nnx.Param)))()
     return nnx.merge(graphdef, nnx.from_flat_state(flat), rest)
+
+def model_from_tensors(cfg:ModelConfig, # the model to build
+                       tensors:dict, # checkpoint key -> array (numpy, transformers layout)
+                       source:str="checkpoint", # what to name in error messages
+                       mesh:Mesh|None=None): # place the parameters on this mesh (default: the default device)
+    "Build `cfg`'s model with its parameters taken from `tensors`; one `SpbiasError` lists every mismatch."
+    return model_from_shards(cfg, [dict_shard(tensors)], source, mesh)
 
 # %% ../nbs/06_checkpoint.ipynb #4a0830fc
 def read_config(folder:Path)->dict:
@@ -71,28 +114,34 @@ def read_config(folder:Path)->dict:
                           "point MODEL at a folder with config.json and *.safetensors, a .gguf file, a hub id (org/name) or 'smollm2'.")
     return json.loads(f.read_text())
 
-def _read_safetensors(f:Path)->dict:
+def _safetensors_shard(f:Path)->Shard:
     from safetensors import safe_open
-    out, bf16 = {}, []
-    with safe_open(str(f), "numpy") as h:
-        for k in h.keys():
-            if h.get_slice(k).get_dtype() == "BF16": bf16.append(k)
-            else: out[k] = h.get_tensor(k)
-    if bf16:
-        with safe_open(str(f), "flax") as h: out.update({k: np.asarray(h.get_tensor(k)) for k in bf16})
-    return out
+    with safe_open(str(f), "numpy") as h: shapes = {k: tuple(h.get_slice(k).get_shape()) for k in h.keys()}
+    def read(keys):
+        for k in keys:
+            with safe_open(str(f), "numpy") as h: w = h.get_tensor(k)  # a copy; the file's mapped pages leave with the handle
+            yield k, w
+            del w  # not held while the next one is read
+    return Shard(f.name, shapes, read)
 
-def _read_torch_bin(files:list[Path])->dict:
-    try: import torch
-    except ImportError: raise SpbiasError(f"{files[0].parent} has only pytorch_model*.bin weights and torch is not installed.",
-                                          "install torch (CPU is enough) or convert the checkpoint to safetensors.") from None
-    out = {}
-    for f in files:
-        out.update({k: (v.float() if v.dtype == torch.bfloat16 else v).numpy() for k, v in torch.load(f, map_location="cpu", weights_only=True).items()})
-    return out
+def _torch_numpy(v)->np.ndarray:
+    "A torch tensor as a numpy array, bfloat16 kept (as `ml_dtypes.bfloat16`)."
+    import torch
+    return v.view(torch.int16).numpy().view(ml_dtypes.bfloat16) if v.dtype == torch.bfloat16 else v.numpy()
 
-def read_weights(folder:Path)->dict:
-    "Every tensor of a Hugging Face model folder (single or sharded safetensors), by key."
+def _torch_shard(f:Path)->Shard:
+    import torch
+    def load():
+        try: return torch.load(f, map_location="cpu", weights_only=True, mmap=True)  # a zip file: tensors stay on disk until read
+        except RuntimeError: return torch.load(f, map_location="cpu", weights_only=True)  # the legacy format cannot be mapped
+    def read(keys):
+        sd = load()
+        for k in keys: yield k, _torch_numpy(sd.pop(k))
+    return Shard(f.name, {k: tuple(v.shape) for k, v in load().items()}, read)
+
+# %% ../nbs/06_checkpoint.ipynb #69ed3d9c
+def weight_shards(folder:Path)->list[Shard]:
+    "The weight files of a Hugging Face model folder (one or several safetensors, or pytorch_model*.bin) as `Shard`s; only headers are read."
     folder = Path(folder)
     index = folder/"model.safetensors.index.json"
     if index.exists():
@@ -102,14 +151,19 @@ def read_weights(folder:Path)->dict:
                                    "download the missing shard files again.")
         files = [folder/f for f in files]
     else: files = sorted(folder.glob("*.safetensors"))
-    if files:
-        out = {}
-        for f in files: out.update(_read_safetensors(f))
-        return out
+    if files: return [_safetensors_shard(f) for f in files]
     bins = sorted(folder.glob("pytorch_model*.bin"))
-    if bins: return _read_torch_bin(bins)
+    if bins:
+        try: import torch
+        except ImportError: raise SpbiasError(f"{folder} has only pytorch_model*.bin weights and torch is not installed.",
+                                              "install torch (CPU is enough) or convert the checkpoint to safetensors.") from None
+        return [_torch_shard(f) for f in bins]
     raise SpbiasError(f"{folder} has a config.json but no weights (*.safetensors or pytorch_model*.bin).",
                       "download the model's weight files into the folder.")
+
+def read_weights(folder:Path)->dict:
+    "Every tensor of a Hugging Face model folder (single or sharded safetensors, or .bin), by key, all in memory."
+    return {k: w for s in weight_shards(folder) for k, w in s.read(list(s.shapes))}
 
 # %% ../nbs/06_checkpoint.ipynb #40f4f831
 GGUF_ARCHS = {f.gguf: name for name, f in FAMILIES.items() if f.gguf}  # llama.cpp architecture -> family (Mistral is llama.cpp's "llama")
@@ -170,12 +224,24 @@ def gguf_config(reader, path:Path)->dict:
         if arch == "gemma3": hf["rope_local_base_freq"] = float(a("rope.freq_base_swa", 10000.0))
     return hf
 
-def read_gguf(path:str|Path)->tuple[dict, dict]:
-    "`(config dict, {transformers key: float32 array})` of a llama.cpp GGUF file, dequantised and un-permuted."
-    from gguf import GGUFReader
+def _gguf_array(t, arch:str, hf:dict)->np.ndarray:
+    "One GGUF tensor in transformers' layout: F32, F16 and BF16 as stored, other types dequantised to float32."
     from gguf.quants import dequantize
+    kind = t.tensor_type.name
+    if kind in ("F32", "F16"): w = np.asarray(t.data)
+    elif kind == "BF16": w = np.asarray(t.data).view(ml_dtypes.bfloat16)  # stored as raw bytes
+    else: w = dequantize(t.data, t.tensor_type)
+    w = w.reshape(tuple(int(n) for n in t.shape[::-1]))
+    if arch == "llama" and t.name.startswith("blk.") and ".attn_q." in t.name: w = unpermute_qk(w, hf["num_attention_heads"])
+    if arch == "llama" and t.name.startswith("blk.") and ".attn_k." in t.name: w = unpermute_qk(w, hf["num_key_value_heads"])
+    if arch in ("gemma2", "gemma3") and t.name.endswith("norm.weight"): w = w.astype(np.float32) - 1  # llama.cpp stores Gemma's 1 + w
+    return w
+
+def gguf_shard(path:str|Path)->tuple[dict, Shard]:
+    "`(config dict, Shard)` of a llama.cpp GGUF file: transformers keys, each tensor dequantised and un-permuted when it is read."
+    from gguf import GGUFReader
     path = Path(path)
-    try: reader = GGUFReader(str(path))
+    try: reader = GGUFReader(str(path))  # memory-maps the file
     except Exception as e:
         raise SpbiasError(f"{path} could not be read as a GGUF file ({type(e).__name__}: {e}).", "check that the file is a complete GGUF download.") from e
     hf = gguf_config(reader, path)
@@ -185,14 +251,14 @@ def read_gguf(path:str|Path)->tuple[dict, dict]:
     if bad:
         raise SpbiasError(f"{path.name} holds tensors of type {', '.join(bad)}, which spbias does not dequantise (supported: {', '.join(GGUF_TYPES)}).",
                           "use a GGUF with one of the supported types (e.g. Q8_0, Q4_K_M, F16), or the Hugging Face checkpoint.")
-    out = {}
-    for t in reader.tensors:
-        w = np.asarray(dequantize(t.data, t.tensor_type), np.float32).reshape(tuple(int(n) for n in t.shape[::-1]))
-        if arch == "llama" and t.name.startswith("blk.") and ".attn_q." in t.name: w = unpermute_qk(w, hf["num_attention_heads"])
-        if arch == "llama" and t.name.startswith("blk.") and ".attn_k." in t.name: w = unpermute_qk(w, hf["num_key_value_heads"])
-        if arch in ("gemma2", "gemma3") and t.name.endswith("norm.weight"): w = w - 1  # llama.cpp stores Gemma's 1 + w
-        out[rename.get(t.name, t.name)] = w
-    return hf, out
+    tensors = {rename.get(t.name, t.name): t for t in reader.tensors}
+    shapes = {k: tuple(int(n) for n in t.shape[::-1]) for k, t in tensors.items()}
+    return hf, Shard(path.name, shapes, lambda keys: ((k, _gguf_array(tensors[k], arch, hf)) for k in keys))
+
+def read_gguf(path:str|Path)->tuple[dict, dict]:
+    "`(config dict, {transformers key: float32 array})` of a llama.cpp GGUF file, dequantised and un-permuted, all in memory."
+    hf, shard = gguf_shard(path)
+    return hf, {k: np.array(w, np.float32) for k, w in shard.read(list(shard.shapes))}
 
 # %% ../nbs/06_checkpoint.ipynb #338843f7
 HUB_PATTERNS = ["config.json", "generation_config.json", "*.safetensors", "model.safetensors.index.json", "tokenizer*",
@@ -260,14 +326,21 @@ def load_tokenizer(path:Path):
     if tok.pad_token is None: tok.pad_token = tok.eos_token
     return tok
 
+def load_weights(spec:str|Path, # "smollm2", a Hugging Face folder, a .gguf file or a hub id
+                 dtype:str="float32", # parameters and activations: "float32" or "bfloat16"
+                 mesh:Mesh|None=None): # place the parameters on this mesh with `param_shardings`' shardings (default: the default device)
+    "Load `(model, ModelConfig)` from a checkpoint, streamed tensor by tensor (no tokenizer)."
+    path = resolve_model(spec)
+    hf, shard = gguf_shard(path) if path.suffix == ".gguf" else (read_config(path), None)
+    cfg = ModelConfig.from_hf(hf, dtype=dtype)  # an unsupported model_type fails here, before reading weights
+    return model_from_shards(cfg, weight_shards(path) if shard is None else [shard], source=str(path), mesh=mesh), cfg
+
 def load_model(spec:str|Path, # "smollm2", a Hugging Face folder, a .gguf file or a hub id
-               dtype:str="float32"): # parameters and activations: "float32" or "bfloat16"
+               dtype:str="float32", # parameters and activations: "float32" or "bfloat16"
+               mesh:Mesh|None=None): # place the parameters on this mesh with `param_shardings`' shardings (default: the default device)
     "Load `(model, tokenizer, ModelConfig)` from a checkpoint."
     path = resolve_model(spec)
-    if path.suffix == ".gguf": hf, tensors = read_gguf(path)
-    else: hf, tensors = read_config(path), None
-    cfg = ModelConfig.from_hf(hf, dtype=dtype)  # an unsupported model_type fails here, before reading weights
-    model = model_from_tensors(cfg, read_weights(path) if tensors is None else tensors, source=str(path))
+    model, cfg = load_weights(path, dtype, mesh)
     return model, load_tokenizer(path), cfg
 
 def model_fingerprint(spec:str|Path)->str:
