@@ -133,10 +133,8 @@ def shard_model(model, mesh:Mesh):
     return model
 
 def shard_batch(mesh:Mesh, *arrays):
-    "Put arrays on `mesh` split along their first (batch) axis over `data` (whole when not divisible)."
-    n = mesh.shape["data"]
-    put = lambda a: jax.device_put(a, NamedSharding(mesh, P("data") if a.shape[0] % n == 0 else P()))
-    return tuple(put(jnp.asarray(a)) for a in arrays)
+    "Put arrays on `mesh` split along their first (batch) axis over `data` (whole when not divisible): `shard_seeds`' rule."
+    return tuple(shard_seeds(mesh, [jnp.asarray(a) for a in arrays]))
 
 # %% ../nbs/05_models.ipynb #a7f50cc2
 def seed_spec(mesh:Mesh, shape:tuple, rows:bool=False)->P:

@@ -219,8 +219,11 @@ def is_complete(run:Run, out:Path|str)->bool:
     else: fs, folder = fsspec.filesystem("file"), run.folder(out).resolve().as_posix()  # the same checks on the local disk
     try: m = json.loads(fs.cat_file(f"{folder}/{MANIFEST}"))
     except (OSError, ValueError): return False
-    have = {posixpath.relpath(fs._strip_protocol(f), folder) for f in fs.find(folder)}
-    return m.get("config_hash") == run.config_hash and set(m.get("files", {})) <= have
+    return m.get("config_hash") == run.config_hash and set(m.get("files", {})) <= _files_under(fs, folder)
+
+def _files_under(fs, folder:str)->set[str]:
+    "The files below `folder` on `fs`, as paths relative to it."
+    return {posixpath.relpath(fs._strip_protocol(f), folder) for f in fs.find(folder)}
 
 # %% ../nbs/40_sweep.ipynb #26572acd
 def _put(fs, local:Path, remote:str):
@@ -344,7 +347,7 @@ def _claim(run:Run, out:Path, force:bool, log)->str|None:
 def _claim_remote(run:Run, out:str, stage:Path, force:bool, log)->str|None:
     "Claim the run folder at the URL `out` and download what an unfinished attempt left there into the staging root."
     fs, root = out_fs(out)
-    folder, nbp = f"{root}/{run.run_id}", f"{root}/{model_slug(run.model)}/{run.dataset}/{run.name}.ipynb"
+    folder, nbp = f"{root}/{run.run_id}", f"{root}/{run.run_id}.ipynb"  # as run.folder and run.notebook lay them out
     if fs.isdir(folder) and fs.find(folder):
         try: mark = json.loads(fs.cat_file(f"{folder}/{RUN_MARK}"))
         except (OSError, ValueError): mark = {}
@@ -365,8 +368,8 @@ def _push(run:Run, out:str, stage:Path, log)->None:
     "Upload a staged run (manifest last), check the URL holds every file, then remove the staged copy."
     fs, root = out_fs(out)
     folder, local = f"{root}/{run.run_id}", run.folder(stage)
-    files = upload_run(local, fs, folder, run.notebook(stage), f"{root}/{model_slug(run.model)}/{run.dataset}/{run.name}.ipynb")
-    have = {posixpath.relpath(fs._strip_protocol(f), folder) for f in fs.find(folder)}
+    files = upload_run(local, fs, folder, run.notebook(stage), f"{root}/{run.run_id}.ipynb")
+    have = _files_under(fs, folder)
     if not set(files) <= have: raise SpbiasError(f"the upload of {run.run_id} to {out} is missing {sorted(set(files) - have)[:3]}.",
                                                  f"rerun the sweep (the staged copy stays in {local}).")
     shutil.rmtree(local); run.notebook(stage).unlink(missing_ok=True)
