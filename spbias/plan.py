@@ -92,10 +92,9 @@ def _abstract_inputs(cfg:ModelConfig, mesh, tx, seeds:int, batch_size:int, max_l
     "ShapeDtypeStructs, with shardings on `mesh`, of everything but the parameters that the step takes."
     import jax, jax.numpy as jnp
     from jax.sharding import NamedSharding, PartitionSpec as P
-    D = mesh.shape["data"]
+    from spbias.models import seed_spec  # placed as spbias tune places them
     def sds(shape, dtype, split_rows=False):
-        spec = P("data") if shape[0] % D == 0 else (P(None, "data") if split_rows and shape[1] % D == 0 else P())
-        return jax.ShapeDtypeStruct(shape, jnp.dtype(dtype), sharding=NamedSharding(mesh, spec))
+        return jax.ShapeDtypeStruct(shape, jnp.dtype(dtype), sharding=NamedSharding(mesh, seed_spec(mesh, shape, split_rows)))
     S, B, T, E = seeds, batch_size, max_len, cfg.embed_dim
     deltas = sds((S, n_tokens, E), jnp.float32)
     opt = jax.eval_shape(jax.vmap(tx.init), deltas)
