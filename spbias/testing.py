@@ -10,7 +10,8 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['TINY_WORDS', 'SPECIAL_TOKENS', 'TOKENIZER_KINDS', 'SENTENCES', 'TINY_ARCHS', 'tiny_tokenizer', 'tiny_sp_tokenizer',
-           'tiny_hf_model', 'tiny_checkpoint', 'llama_cpp_permute', 'tiny_gguf', 'on_cpu_devices']
+           'tiny_hf_model', 'tiny_checkpoint', 'llama_cpp_permute', 'tiny_gguf', 'on_cpu_devices', 'launch_processes',
+           'on_processes']
 
 # %% ../nbs/07_testing.ipynb #a105ee45
 TINY_WORDS = """the a an is was are were be been and or but not no very so too quite really this that
@@ -222,3 +223,42 @@ def on_cpu_devices(code:str, # a Python script that prints a JSON value on its l
     r = subprocess.run([sys.executable, "-c", code, *map(str, args)], env=env, capture_output=True, text=True, timeout=timeout)
     if r.returncode: raise RuntimeError(f"the script on {n} CPU devices failed:\n{r.stderr[-3000:]}")
     return json.loads(r.stdout.strip().splitlines()[-1])
+
+# %% ../nbs/07_testing.ipynb #8444635e
+def _free_port()->int:
+    import socket
+    with socket.socket() as s: s.bind(("127.0.0.1", 0)); return s.getsockname()[1]
+
+def launch_processes(argv_for, # (coordinator "HOST:PORT", n, index) -> the command line of process `index`
+                     n:int=2, # processes
+                     devices:int=1, # forced CPU devices per process
+                     timeout:int=900, # seconds for all of them together
+                     env:dict|None=None # extra environment variables
+                    )->list[tuple[str, str]]:
+    "Run `n` local processes joined by a coordinator on a free port; each one's (stdout, stderr), or an error with the failing one's."
+    import os, subprocess, time
+    from spbias.core import repo_root
+    from spbias.plan import FAST_CPU_COMPILE
+    base = dict(os.environ, XLA_FLAGS=f"--xla_force_host_platform_device_count={devices} {FAST_CPU_COMPILE}", JAX_PLATFORMS="cpu",
+                PYTHONPATH=os.pathsep.join(filter(None, [str(repo_root() or ""), os.environ.get("PYTHONPATH", "")])), **(env or {}))
+    coord = f"127.0.0.1:{_free_port()}"
+    procs = [subprocess.Popen(list(map(str, argv_for(coord, n, i))), env=base, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for i in range(n)]
+    end, failed = time.time() + timeout, None
+    while any(p.poll() is None for p in procs) and failed is None and time.time() < end:
+        failed = next((i for i, p in enumerate(procs) if p.poll() not in (None, 0)), None)
+        time.sleep(0.2)
+    failed = next((i for i, p in enumerate(procs) if p.poll() not in (None, 0)), failed)
+    for p in procs:
+        if p.poll() is None: p.kill()
+    outs = [p.communicate() for p in procs]
+    if failed is not None: raise RuntimeError(f"process {failed} of {n} failed:\n{outs[failed][1][-3000:]}")
+    if any(p.returncode for p in procs): raise RuntimeError(f"the {n} processes did not finish within {timeout} s.")
+    return outs
+
+def on_processes(code:str, # a Python script; its arguments are the coordinator, n, its index, then `args`
+                 *args, n:int=2, devices:int=1, timeout:int=900)->list:
+    "Run `code` in `n` joined local processes; the JSON of each one's last output line."
+    import sys
+    outs = launch_processes(lambda c, k, i: [sys.executable, "-c", code, c, k, i, *args], n, devices, timeout)
+    return [json.loads(o.strip().splitlines()[-1]) for o, _ in outs]
