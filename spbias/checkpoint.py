@@ -20,8 +20,9 @@ from .models import build_model, abstract_model, count_params, param_spec
 # %% auto #0
 __all__ = ['GGUF_ARCHS', 'GGUF_TYPES', 'HUB_PATTERNS', 'Shard', 'dict_shard', 'model_from_shards', 'model_from_tensors',
            'read_config', 'weight_shards', 'read_weights', 'gguf_names', 'unpermute_qk', 'gguf_config', 'gguf_shard',
-           'read_gguf', 'download_model', 'resolve_model', 'cache_dir', 'load_tokenizer', 'load_weights', 'load_model',
-           'model_fingerprint', 'label_token_ids', 'model_info', 'main_info', 'next_token_probs', 'main_next_token']
+           'read_gguf', 'download_model', 'resolve_model', 'cache_dir', 'load_tokenizer', 'read_model_config',
+           'load_weights', 'load_model', 'model_fingerprint', 'label_token_ids', 'model_info', 'main_info',
+           'next_token_probs', 'main_next_token']
 
 # %% ../nbs/06_checkpoint.ipynb #9db6b155
 from .families import FAMILIES, checkpoint_key, normalise_keys, fused_rows
@@ -325,6 +326,12 @@ def load_tokenizer(path:Path):
     tok.padding_side = "right"
     if tok.pad_token is None: tok.pad_token = tok.eos_token
     return tok
+
+def read_model_config(spec:str|Path, # "smollm2", a Hugging Face folder, a .gguf file or a hub id
+                      dtype:str="float32")->ModelConfig: # the dtype the model will be loaded in
+    "The `ModelConfig` of a checkpoint, from its config (or GGUF metadata) alone: no weights are read, so a mesh can be chosen first."
+    path = resolve_model(spec)
+    return ModelConfig.from_hf(gguf_shard(path)[0] if path.suffix == ".gguf" else read_config(path), dtype=dtype)
 
 def load_weights(spec:str|Path, # "smollm2", a Hugging Face folder, a .gguf file or a hub id
                  dtype:str="float32", # parameters and activations: "float32" or "bfloat16"

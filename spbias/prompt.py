@@ -12,6 +12,7 @@ from flax import nnx
 from .core import SpbiasError
 from .data import DEFAULT_BUCKETS, bucket_index, row_length, pad_packed, pack_tree, flatten_slots
 from .layers import Layout
+from .distributed import to_host
 
 # %% auto #0
 __all__ = ['LOSSES', 'PACKINGS', 'Init', 'PromptConfig', 'embedding_table', 'prompt_base', 'prompt_embeddings', 'label_logits',
@@ -63,7 +64,7 @@ def prompt_base(model, # a spbias.models model
         toks = tokenizer(cfg.init_text, add_special_tokens=False)["input_ids"]
         if not toks: raise SpbiasError(f"init_text {cfg.init_text!r} has no tokens.", "pass a non-empty text.")
         ids = np.resize(np.asarray(toks), n)  # cycled, or cut to n
-    return np.asarray(table[jnp.asarray(ids)], dtype=np.float32)
+    return to_host(table[jnp.asarray(ids)]).astype(np.float32)  # several processes: gathered to each
 
 def prompt_embeddings(base, delta):
     "The prompt that goes in front of every text: base + delta [n, E]."
@@ -168,7 +169,7 @@ def score_texts(model, # a spbias.models model (frozen)
     from tqdm.auto import tqdm
     for idx, tok, mask, pos in tqdm(jobs, desc="scoring", disable=not progress, mininterval=2):
         s, l = _score_batch(graphdef, params, prompts, tok, mask, pos, lab, with_lse)
-        s, l, real = np.asarray(s), np.asarray(l), idx >= 0  # [S, n, K], [S, n], [n]
+        (s, l), real = to_host((s, l)), idx >= 0  # [S, n, K], [S, n], [n]; seeds split over processes: gathered
         scores[:, idx[real]], lse[:, idx[real]] = s[:, real], l[:, real]
     if one: scores, lse = scores[0], lse[0]
     return scores, (lse if with_lse else None)

@@ -17,11 +17,12 @@ from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_
                          row_length, pad_packed, flatten_slots, table_sha256)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 from .models import parse_mesh, resolve_mesh, shard_model, shard_seeds, mesh_note
+from .distributed import is_primary, to_host, broadcast, barrier
 
 # %% auto #0
 __all__ = ['SEED_LOOPS', 'FINISHED', 'PRE_RUN_FILES', 'STATUSES', 'USABLE', 'TuneConfig', 'should_stop', 'make_optimizer',
            'make_train_step', 'weights_fingerprint', 'run_id', 'run_state', 'evaluate', 'make_batcher', 'train_batch',
-           'tune', 'read_summaries', 'main']
+           'step_size', 'lineup', 'tune', 'read_summaries', 'main']
 
 # %% ../nbs/12_tune.ipynb #a4573a7a
 def _label_words(words)->tuple:
@@ -31,6 +32,8 @@ def _label_words(words)->tuple:
         raise SpbiasError(f"label words {words!r}: give three distinct label words, for negative, neutral and positive in that order.",
                           "e.g. --label-words bad,okay,good (each a single token of the model's tokenizer, or pass --first-token).")
     return ws
+
+SEED_LOOPS = ("auto", "vmap", "map")
 
 @dataclass(frozen=True)
 class TuneConfig:
@@ -63,7 +66,8 @@ class TuneConfig:
     max_len:int=128 # longest text in tokens (longer texts keep their last tokens)
     data_seed:int=0 # seed of the bucket schedule shared by all seeds
     dtype:str="float32" # model dtype: float32 | bfloat16
-    mesh:str|None=None # device mesh "data=D,model=M" or "auto" (None: one device); how to run, not part of the run identity
+    mesh:str|None=None # device mesh "data=D,model=M" or "auto" (None: one device; several processes: auto); how to run, not part of the run identity
+    seed_loop:str="auto" # seeds in the step: "vmap" (one batch), "map" (one after another) or "auto" (map on a CPU, else vmap); not part of the identity
     out:str="runs_out/tune" # run folder
     resume:bool=False # continue this run from its last checkpoint in `out` (a finished run: nothing to do)
     force:bool=False # move whatever `out` holds aside (to `<out>.replaced-<time>`) and start afresh
@@ -88,7 +92,8 @@ class TuneConfig:
             "use checkpoint_every ≥ 0 (0: no checkpoints; unset: at every evaluation).")
         pos("loss", self.loss in LOSSES, f"use one of: {', '.join(LOSSES)}.")
         pos("dtype", self.dtype in ("float32", "bfloat16"), "use float32 or bfloat16.")
-        if self.mesh is not None: parse_mesh(self.mesh, auto=True)  # malformed: refused now, before anything loads
+        if self.mesh is not None: parse_mesh(self.mesh, auto=True)
+        pos("seed_loop", self.seed_loop in SEED_LOOPS, f"use one of: {', '.join(SEED_LOOPS)}.")  # malformed: refused now, before anything loads
         pos("buckets", len(self.buckets) > 0 and list(self.buckets) == sorted(set(self.buckets)) and self.buckets[0] > 0,
             "give increasing positive bucket lengths.")
         if self.early_stopping and self.min_steps >= self.max_steps:
@@ -109,7 +114,7 @@ class TuneConfig:
     def identity(self)->dict:
         "The fields that define the run (what must match to resume it)."
         d = asdict(self)
-        for k in ("out", "resume", "force", "mesh"): d.pop(k)
+        for k in ("out", "resume", "force", "mesh", "seed_loop"): d.pop(k)
         d["seeds"], d["buckets"] = list(self.seeds), list(self.buckets)
         if self.label_words == LABEL_NAMES: d.pop("label_words")  # the defaults stay out: runs made before these options keep their ids
         else: d["label_words"] = list(self.label_words)
@@ -137,13 +142,11 @@ def _optimizer(lr, weight_decay, warmup_steps, clip_norm):  # cached: equal sett
     parts = [optax.clip_by_global_norm(clip_norm)] if clip_norm else []
     return optax.chain(*parts, optax.adamw(sched, weight_decay=weight_decay))
 
-SEED_LOOPS = ("auto", "vmap", "map")
-
 @functools.lru_cache(maxsize=8)
 def make_train_step(graphdef, tx, loss:str="full_vocab",
                     seeds:str="auto" # vmap: all seeds as one batch | map: one seed after another inside the step | auto: map on CPU, vmap elsewhere
                    ):
-    "A jit-compiled step over S seeds: (params, deltas, opt_states, bases, tokens, mask, ends, labels, weights, active, label_ids) → new deltas, states, losses [S], accuracies [S]."
+    "A jit-compiled step over S seeds: (params, deltas, opt_states, bases, tokens, mask, ends, labels, weights, active, label_ids) → new deltas, states, losses [S] (NaN: not active), accuracies [S]."
     if seeds not in SEED_LOOPS: raise SpbiasError(f"unknown seed loop {seeds!r}.", f"use one of: {', '.join(SEED_LOOPS)}.")
     if seeds == "auto": seeds = "map" if jax.default_backend() == "cpu" else "vmap"
     def seed_loss(delta, base, model, tok, mask, ends, y, w, label_ids):
@@ -159,9 +162,12 @@ def make_train_step(graphdef, tx, loss:str="full_vocab",
             new_delta = optax.apply_updates(delta, upd)
             ok = act & jnp.isfinite(l) & jnp.isfinite(new_delta).all()
             keep = lambda new, old: jnp.where(ok, new, old)
-            return keep(new_delta, delta), jax.tree.map(keep, new_state, opt_state), l, acc
+            return keep(new_delta, delta), jax.tree.map(keep, new_state, opt_state), jnp.where(act, l, jnp.nan), acc
+        def skip(delta, opt_state, *_):  # a stopped seed: nothing computed, nothing changed
+            return delta, opt_state, jnp.asarray(jnp.nan, jnp.float32), jnp.asarray(0.0, jnp.float32)
         xs = (deltas, opt_states, bases, tok, mask, ends, y, w, active)
-        return jax.vmap(one)(*xs) if seeds == "vmap" else jax.lax.map(lambda x: one(*x), xs)
+        if seeds == "vmap": return jax.vmap(one)(*xs)  # (`tune` leaves stopped seeds out of the batch: `lineup`)
+        return jax.lax.map(lambda x: jax.lax.cond(x[-1], one, skip, *x), xs)  # one seed after another; stopped ones cost nothing
     return jax.jit(step, donate_argnums=(1, 2))
 
 # %% ../nbs/12_tune.ipynb #6dc596ca
@@ -169,9 +175,19 @@ def weights_fingerprint(model, mcfg)->str:
     "sha1 of the model's config and of a strided sample of every parameter."
     h = hashlib.sha1(json.dumps(mcfg.to_dict(), sort_keys=True, default=str).encode())
     for path, v in sorted(nnx.to_flat_state(nnx.state(model, nnx.Param)), key=lambda kv: str(kv[0])):
-        a = np.asarray(jax.device_get(v[...]), dtype=np.float32).reshape(-1)
-        h.update(str(path).encode()); h.update(a[:: max(1, a.size // 4096)].tobytes())
+        h.update(str(path).encode()); h.update(_param_sample(v[...]).tobytes())
     return h.hexdigest()[:16]
+
+@functools.lru_cache(maxsize=64)
+def _strided(k:int, sharding):
+    return jax.jit(lambda x: x.reshape(-1)[::k].astype(jnp.float32), out_shardings=sharding)
+
+def _param_sample(a)->np.ndarray:
+    "Every k-th value of a parameter (about 4,096 of them) as float32; across processes, sampled where it lives rather than gathered whole."
+    k = max(1, a.size // 4096)
+    if not isinstance(a, jax.Array) or a.is_fully_addressable: return np.asarray(jax.device_get(a), dtype=np.float32).reshape(-1)[::k]
+    from jax.sharding import NamedSharding, PartitionSpec
+    return to_host(_strided(k, NamedSharding(a.sharding.mesh, PartitionSpec()))(a))
 
 _PATH_FIELDS = ("model", "data_dir")  # where things live on this machine: the fingerprint and the table hash stand for them
 
@@ -230,7 +246,10 @@ def _kill_now(): os.kill(os.getpid(), signal.SIGKILL)
 
 def _checkpointer(out:Path):
     import orbax.checkpoint as ocp
-    opts = ocp.CheckpointManagerOptions(max_to_keep=2, enable_async_checkpointing=False)
+    (out/"checkpoints").mkdir(parents=True, exist_ok=True)
+    me = jax.process_index()  # several processes: each one's manager works alone (process 0 saves the host state, any process reads it back)
+    alone = {} if jax.process_count() == 1 else dict(multiprocessing_options=ocp.options.MultiprocessingOptions(primary_host=me, active_processes={me}))
+    opts = ocp.CheckpointManagerOptions(max_to_keep=2, enable_async_checkpointing=False, create=False, **alone)
     return ocp.CheckpointManager((out/"checkpoints").resolve(), options=opts)
 
 def _kill_mid_write(folder:Path):
@@ -256,6 +275,7 @@ def _latest_checkpoint(out:Path)->int|None:
 
 def _restore_checkpoint(out:Path, st:dict)->tuple[int, dict]|None:
     import orbax.checkpoint as ocp
+    if not (Path(out)/"checkpoints").is_dir(): return None
     with _checkpointer(out) as m:
         step = m.latest_step()
         if step is None: return None
@@ -297,23 +317,43 @@ def train_batch(batcher, token_ids, seeds:list[int], step:int, pad_id:int=0):
     idx, pos = flatten_slots(slots, ends, T, batcher.batch_size)  # the output layer reads the texts' ends only, not the empty slots
     return tok, mask, pos, idx
 
-def _load(cfg:TuneConfig, model, table):
-    "The tuning table, read and checked first, then the model."
+def _load(cfg:TuneConfig, model, table, mesh_spec:str|None=None):
+    "The tuning table, read and checked first, then the mesh (from the model's config alone), then the model, streamed onto it."
     if table is None: table = load_sentiment(cfg.dataset, cfg.data_dir, mapping=cfg.mapping)
     empty = [s for s in SPLITS if not (table.split == s).any()]
     if empty: raise SpbiasError(f"the tuning table has no {', '.join(empty)} rows.", "give train, validation and test rows (column split).")
     if model is None:
-        from spbias.checkpoint import load_model
-        model = load_model(cfg.model, dtype=cfg.dtype)
-    return model, table
+        from spbias.checkpoint import load_model, read_model_config
+        mesh = None if mesh_spec is None else resolve_mesh(mesh_spec, read_model_config(cfg.model, cfg.dtype), len(cfg.seeds))
+        return load_model(cfg.model, dtype=cfg.dtype, mesh=mesh), table, mesh  # each tensor straight onto its devices
+    mesh = None if mesh_spec is None else resolve_mesh(mesh_spec, model[2], len(cfg.seeds))
+    if mesh is not None: shard_model(model[0], mesh)
+    return model, table, mesh
 
 def _initial_state(cfg:TuneConfig, bases, tx)->dict:
     S = len(cfg.seeds)
     deltas = np.zeros_like(bases)
-    return dict(deltas=deltas, opt_states=jax.vmap(tx.init)(jnp.asarray(deltas)), best_deltas=deltas.copy(),
+    return dict(deltas=deltas, opt_states=to_host(jax.vmap(tx.init)(jnp.asarray(deltas))), best_deltas=deltas.copy(),
                 active=np.ones(S, bool), stopped_early=np.zeros(S, bool), nan=np.zeros(S, bool),
                 best_acc=np.full(S, -1.0), best_loss=np.full(S, np.inf), best_step=np.zeros(S, np.int64),
                 train_sum=np.zeros(S), train_n=np.zeros(S), history={"eval_losses": [[] for _ in range(S)]})
+
+# %% ../nbs/12_tune.ipynb #98c5493d
+def step_size(n_active:int, # seeds still training
+              n_seeds:int, # the run's seeds
+              data:int=1)->int: # the mesh's data axis
+    "How many seeds a compacted step computes: the next power of two ≥ `n_active` (a multiple of `data` when the run's seeds divide over it), at most `n_seeds`."
+    if n_active >= n_seeds: return n_seeds
+    m = 1 << max(n_active - 1, 0).bit_length()
+    if n_seeds % data == 0: m = -(-m // data) * data
+    return min(m, n_seeds)
+
+def lineup(active, # which seeds are active [S]
+           data:int=1)->tuple[np.ndarray, int]:
+    "The seed indices a compacted step computes (the active ones, then copies of the first as inactive padding), and how many are real."
+    live = np.flatnonzero(active)
+    n = step_size(len(live), len(active), data)
+    return np.concatenate([live, np.full(n - len(live), live[0] if len(live) else 0)]).astype(int), len(live)
 
 # %% ../nbs/12_tune.ipynb #b3a2cef1
 def _after_eval(cfg, st, step, losses, accs, seed_dirs):
@@ -321,7 +361,7 @@ def _after_eval(cfg, st, step, losses, accs, seed_dirs):
     for i, d in enumerate(seed_dirs):
         if not st["active"][i]: continue
         tl = st["train_sum"][i] / max(st["train_n"][i], 1)
-        append_jsonl(d/"metrics.jsonl", dict(step=step, train_loss=float(tl), eval_loss=float(losses[i]), eval_accuracy=float(accs[i])))
+        if is_primary(): append_jsonl(d/"metrics.jsonl", dict(step=step, train_loss=float(tl), eval_loss=float(losses[i]), eval_accuracy=float(accs[i])))
         if not np.isfinite(losses[i]): st["active"][i], st["nan"][i] = False, True; continue
         if accs[i] > st["best_acc"][i] or (accs[i] == st["best_acc"][i] and losses[i] < st["best_loss"][i]):
             st["best_acc"][i], st["best_loss"][i], st["best_step"][i] = accs[i], losses[i], step
@@ -342,19 +382,80 @@ def _record(cfg:TuneConfig, model, tokenizer, mcfg, table)->dict:
                 table_sha256=th, split_sizes={s: int((table.split == s).sum()) for s in SPLITS},
                 class_counts={s: np.bincount(table.label[table.split == s].to_numpy(int), minlength=3).tolist() for s in SPLITS})
 
+class _OnDevices:
+    "The seeds the compiled step computes (`lineup` when compacting), their deltas and optimizer states on the devices; `st` keeps every seed on the host."
+    def __init__(self, st:dict, bases, place, data:int, compact:bool, log=lambda *a: None):
+        self.st, self.bases, self.place, self.data, self.compact, self.log, self.built = st, bases, place, data, compact, log, None
+
+    def sync(self):
+        "Copy the devices' deltas and optimizer states back into `st`."
+        if self.built is None: return
+        i, k = self.ix[:self.k], self.k
+        d, o = to_host((self.deltas, self.opt_states))
+        self.st["deltas"][i] = d[:k]
+        def put(full, part): full = np.array(full); full[i] = part[:k]; return full
+        self.st["opt_states"] = jax.tree.map(put, self.st["opt_states"], o)
+
+    def arrays(self)->tuple:
+        "The step's deltas, optimizer states, base prompts and active flags; rebuilt when the active seeds changed."
+        a = self.st["active"]
+        if self.built is None or not np.array_equal(a, self.built):
+            self.sync()
+            self.ix, self.k = lineup(a, self.data) if self.compact else (np.arange(len(a)), len(a))
+            take = lambda x: np.asarray(x)[self.ix]
+            self.deltas, self.opt_states = self.place(take(self.st["deltas"])), self.place(jax.tree.map(take, self.st["opt_states"]))
+            self.bases_d = self.place(take(self.bases))
+            self.active = self.place(np.arange(len(self.ix)) < self.k if self.compact else a.copy())
+            if a.sum() < len(a): self.log(f"{a.sum()} of {len(a)} seeds active: " + (f"the step now computes {len(self.ix)}" if self.compact else "the step skips the others"))
+            self.built = a.copy()
+        return self.deltas, self.opt_states, self.bases_d, self.active
+
+    def rows(self, *arrays)->tuple: return tuple(np.asarray(x)[self.ix] for x in arrays)
+
+    def update(self, deltas, opt_states, losses)->np.ndarray:
+        "Keep the step's new state; every seed's loss (NaN where not computed)."
+        self.deltas, self.opt_states = deltas, opt_states
+        out = np.full(len(self.built), np.nan); out[self.ix[:self.k]] = to_host(losses)[:self.k]
+        return out
+
+def _evaluate_active(model, prompts, active, place, data:int, *args)->tuple[np.ndarray, np.ndarray]:
+    "`evaluate` of the active seeds' prompts only (`lineup`); NaN for the others."
+    ix, k = lineup(active, data)
+    el, ea = evaluate(model, place(prompts[ix]), *args)
+    L, A = np.full(len(active), np.nan), np.full(len(active), np.nan)
+    L[ix[:k]], A[ix[:k]] = el[:k], ea[:k]
+    return L, A
+
+_HOWS = ("fresh", "resume", "finished")
+
+def _agree_out(cfg:TuneConfig, record:dict, log)->str:
+    "`_prepare_out` in process 0 (the one that writes); every process gets its answer, or an error where it refused."
+    if jax.process_count() == 1: return _prepare_out(cfg, record, log)
+    code, err = -1, None
+    if is_primary():
+        try: code = _HOWS.index(_prepare_out(cfg, record, log))
+        except Exception as e: err = e
+    code = int(broadcast(np.int32(code)))
+    if err is not None: raise err
+    if code < 0: raise SpbiasError(f"process 0 refused or failed to prepare {cfg.out}: its output says why.",
+                                   "fix what process 0 reports, then start every process again.")
+    return _HOWS[code]
+
 def tune(cfg:TuneConfig, # the run
          model=None, # (model, tokenizer, ModelConfig) already loaded (default: load_model(cfg.model))
          table=None, # tuning table already loaded (default: load_sentiment(cfg.dataset, ...))
          stop_at:int|None=None, # stop after this step as if killed (tests)
          progress:bool=True)->Path:
-    "Tune one soft prompt per seed; write and return the run folder."
+    "Tune one soft prompt per seed; write and return the run folder (several processes: process 0 writes it)."
     enable_compile_cache()  # a later run (the next papermill notebook) loads the compiled steps instead of compiling them again
-    (model, tokenizer, mcfg), table = _load(cfg, model, table)
-    out, seeds, S = Path(cfg.out), list(cfg.seeds), len(cfg.seeds)
-    mesh = None if cfg.mesh is None else resolve_mesh(cfg.mesh, mcfg, S)  # a mesh that cannot work fails before the run folder is touched
+    out, seeds, S, primary = Path(cfg.out), list(cfg.seeds), len(cfg.seeds), is_primary()
+    log = tqdm.write if progress and primary else (lambda *a: None)  # (lines above the progress bar)
+    mesh_spec = cfg.mesh if cfg.mesh is not None or jax.process_count() == 1 else "auto"  # several processes: one mesh over all
+    (model, tokenizer, mcfg), table, mesh = _load(cfg, model, table, mesh_spec)  # a mesh that cannot work fails before the run folder is touched
     record = _record(cfg, model, tokenizer, mcfg, table)
-    how = _prepare_out(cfg, record, log=print if progress else (lambda *a: None))
+    how = _agree_out(cfg, record, log)
     if how == "finished": return out
+    if not primary: print(f"process {jax.process_index()} of {jax.process_count()}: computing; process 0 writes {out}")
     label_ids = jnp.asarray(record["label_token_ids"])
     ids = {s: encode_texts(tokenizer, table.text[table.split == s].tolist(), cfg.max_len) for s in SPLITS}
     ys = {s: table.label[table.split == s].to_numpy() for s in SPLITS}
@@ -364,30 +465,36 @@ def tune(cfg:TuneConfig, # the run
     seed_dirs = [out/f"seed-{s}" for s in seeds]
     if how == "resume" and (got := _restore_checkpoint(out, st)) is not None:
         start, st = got
-        for d in seed_dirs:  # back to the checkpoint: later evaluations and an interrupted ending are redone
-            _truncate_metrics(d/"metrics.jsonl", start)
-            for f in ("summary.json", "prompt.npz"): (d/f).unlink(missing_ok=True)
-        if progress: print(f"resuming {out} from its checkpoint at step {start}")
-    for d in seed_dirs: d.mkdir(parents=True, exist_ok=True)
-    place = lambda tree, rows=False: tree  # one device: arrays go where jit puts them
+        if primary:
+            for d in seed_dirs:  # back to the checkpoint: later evaluations and an interrupted ending are redone
+                _truncate_metrics(d/"metrics.jsonl", start)
+                for f in ("summary.json", "prompt.npz"): (d/f).unlink(missing_ok=True)
+        log(f"resuming {out} from its checkpoint at step {start}")
+    if int(broadcast(np.int32(start))) != start:
+        raise SpbiasError(f"process {jax.process_index()} resumes {out} at step {start}, process 0 at another step: the processes see different folders.",
+                          "give --out a folder every process sees (a shared disk or mount).")
+    if primary:
+        for d in seed_dirs: d.mkdir(parents=True, exist_ok=True)
+    place, D = (lambda tree, rows=False: tree), 1  # one device: arrays go where jit puts them
     if mesh is not None:
-        shard_model(model, mesh); place = functools.partial(shard_seeds, mesh)
-        if progress: print(mesh_note(mesh, S))
+        place, D = functools.partial(shard_seeds, mesh), mesh.shape["data"]
+        log(mesh_note(mesh, S))
     graphdef, params = nnx.split(model)
-    split_seeds = mesh is not None and mesh.shape["data"] > 1 and S % mesh.shape["data"] == 0
-    train_step = make_train_step(graphdef, tx, cfg.loss, "vmap" if split_seeds else "auto")  # seeds split over devices: one batch
+    loop = cfg.seed_loop
+    if loop == "auto": loop = "vmap" if (D > 1 and S % D == 0) or jax.default_backend() != "cpu" else "map"  # seeds split over devices: one batch
+    train_step = make_train_step(graphdef, tx, cfg.loss, loop)
     pad_id = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
-    deltas, opt_states = place(jnp.asarray(st["deltas"])), place(jax.tree.map(jnp.asarray, st["opt_states"]))
-    bases_j = place(jnp.asarray(bases))  # the same every step
-    bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} seed(s)", disable=not progress, mininterval=2)
+    on = _OnDevices(st, bases, place, D, compact=loop == "vmap", log=log)  # mapped seeds skip stopped ones inside the step
+    bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} seed(s)", disable=not (progress and primary), mininterval=2)
     last_acc, every, saved, done = None, cfg.checkpoint_interval, start, start
+    evaluation = lambda split: (ids[split], ys[split], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))
     for step in range(start, cfg.max_steps):
         if not st["active"].any(): break
         tok, mask, ends, slots = train_batch(batcher, ids["train"], seeds, step, pad_id)
         y, w = np.where(slots >= 0, ys["train"][np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
-        deltas, opt_states, losses, _ = train_step(params, place(deltas), place(opt_states), bases_j, *place((tok, mask, ends, y, w), rows=True),
-                                                   place(jnp.asarray(st["active"])), label_ids)
-        losses = np.asarray(losses)
+        deltas, opt_states, bases_d, active = on.arrays()
+        got = train_step(params, deltas, opt_states, bases_d, *place(on.rows(tok, mask, ends, y, w), rows=True), active, label_ids)
+        losses = on.update(*got[:3])
         bad = st["active"] & ~np.isfinite(losses)
         st["nan"] |= bad; st["active"] &= ~bad
         ok = st["active"]
@@ -395,20 +502,21 @@ def tune(cfg:TuneConfig, # the run
         done = step + 1
         if _fault(f"step:{done}"): _kill_now()
         if done % cfg.eval_every == 0 or done == cfg.max_steps:
-            st["deltas"] = np.asarray(deltas)
-            el, ea = evaluate(model, place(bases + st["deltas"]), ids["validation"], ys["validation"], label_ids, cfg.loss,
-                              cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))
-            _after_eval(cfg, st, done, el, ea, seed_dirs); last_acc = float(np.mean(ea))
+            on.sync()
+            el, ea = _evaluate_active(model, bases + st["deltas"], st["active"], place, D, *evaluation("validation"))
+            _after_eval(cfg, st, done, el, ea, seed_dirs); last_acc = float(np.nanmean(ea)) if np.isfinite(ea).any() else None
         if every and done % every == 0:
-            st["deltas"], st["opt_states"] = np.asarray(deltas), jax.device_get(opt_states)
-            _save_checkpoint(out, done, st); saved = done
+            on.sync()
+            if primary: _save_checkpoint(out, done, st)
+            saved = done
         bar.update(1); bar.set_postfix(loss=f"{np.nanmean(losses[ok]) if ok.any() else float('nan'):.3f}",
                                        acc="-" if last_acc is None else f"{last_acc:.3f}", active=int(ok.sum()))
         if stop_at is not None and done >= stop_at: bar.close(); return out
     bar.close()
-    st["deltas"], st["opt_states"] = np.asarray(deltas), jax.device_get(opt_states)
-    if every and saved != done: _save_checkpoint(out, done, st)  # the end state: an interrupted ending resumes here
-    _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record, progress, place)
+    on.sync()
+    if every and saved != done and primary: _save_checkpoint(out, done, st)  # the end state: an interrupted ending resumes here
+    _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record, progress and primary, place)
+    barrier("spbias tune: run folder written")
     return out
 
 # %% ../nbs/12_tune.ipynb #5482cf78
@@ -426,6 +534,7 @@ def _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record, progre
     kept = bases + st["best_deltas"]
     _, test_acc = evaluate(model, place(kept), ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg),
                            progress=progress)  # every kept prompt on the whole test split: long on a CPU, so a bar
+    if not is_primary(): return  # process 0 writes the files
     for i, (s, d) in enumerate(zip(cfg.seeds, seed_dirs)):
         atomic_savez(d/"prompt.npz", embeddings=kept[i], delta=st["best_deltas"][i], base=bases[i])
         status = _status(st, i)
@@ -477,17 +586,22 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--data-seed", type=int, default=0, help="seed of the batch schedule shared by all seeds")
     p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="model dtype")
     p.add_argument("--mesh", default=None, help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one device)")
+    p.add_argument("--seed-loop", default="auto", choices=list(SEED_LOOPS), help="seeds in the step: one vmapped batch, or mapped one after another (auto: map on a CPU)")
     p.add_argument("--no-packing", action="store_true", help="one text a row in length-bucketed batches (default: packed rows)")
     p.add_argument("--out", required=True, help="run folder")
     p.add_argument("--resume", action="store_true", help="continue this run from its last checkpoint (finished: nothing to do)")
     p.add_argument("--force", action="store_true", help="move what --out holds aside (to OUT.replaced-<time>) and start afresh")
+    from spbias.distributed import add_arguments, initialize_from
+    add_arguments(p)
     a = p.parse_args(argv)
     cfg = TuneConfig(model=a.model, dataset=a.dataset, data_dir=a.data_dir, mapping=a.mapping, seeds=a.seeds, n_tokens=a.n_tokens,
                      init=a.init, init_text=a.init_text, lr=a.lr, weight_decay=a.weight_decay, warmup_steps=a.warmup_steps,
                      clip_norm=a.clip_norm, batch_size=a.batch_size, eval_batch_size=a.eval_batch_size, eval_every=a.eval_every,
                      min_steps=a.min_steps, max_steps=a.max_steps, patience=a.patience, early_stopping=not a.no_early_stopping,
                      loss=a.loss, label_words=a.label_words, first_token=a.first_token, checkpoint_every=a.checkpoint_every, max_len=a.max_len, data_seed=a.data_seed,
-                     dtype=a.dtype, mesh=a.mesh, packing=not a.no_packing, out=a.out, resume=a.resume, force=a.force)
+                     dtype=a.dtype, mesh=a.mesh, seed_loop=a.seed_loop, packing=not a.no_packing, out=a.out, resume=a.resume, force=a.force)
+    initialize_from(a)  # several processes: joined now, before anything uses JAX (the flags were checked first)
     run = tune(cfg)
+    if not is_primary(): return 0  # process 0 prints the summary of the files it wrote
     print(read_summaries(run)[["seed", "status", "best_step", "validation_accuracy", "test_accuracy"]].to_string(index=False))
     return 0
