@@ -21,8 +21,8 @@ from .models import build_model, abstract_model, count_params, param_spec
 __all__ = ['GGUF_ARCHS', 'GGUF_TYPES', 'HUB_PATTERNS', 'Shard', 'dict_shard', 'model_from_shards', 'model_from_tensors',
            'read_config', 'weight_shards', 'read_weights', 'gguf_names', 'unpermute_qk', 'gguf_config', 'gguf_shard',
            'read_gguf', 'download_model', 'resolve_model', 'cache_dir', 'load_tokenizer', 'read_model_config',
-           'load_weights', 'load_model', 'model_fingerprint', 'label_token_ids', 'model_info', 'main_info',
-           'next_token_probs', 'main_next_token']
+           'load_weights', 'load_model', 'load_model_on', 'model_fingerprint', 'label_token_ids', 'model_info',
+           'main_info', 'next_token_probs', 'main_next_token']
 
 # %% ../nbs/06_checkpoint.ipynb #9db6b155
 from .families import FAMILIES, checkpoint_key, normalise_keys, fused_rows
@@ -349,6 +349,20 @@ def load_model(spec:str|Path, # "smollm2", a Hugging Face folder, a .gguf file o
     path = resolve_model(spec)
     model, cfg = load_weights(path, dtype, mesh)
     return model, load_tokenizer(path), cfg
+
+def load_model_on(spec:str|Path, # as for `load_model`
+                  dtype:str="float32",
+                  mesh:str|None=None, # "data=D,model=M" or "auto" (`resolve_mesh`); None: the default device
+                  n_seeds:int=1, # prompts that will share a step (for `auto`)
+                  loaded:tuple|None=None): # (model, tokenizer, ModelConfig) already in memory: placed on the mesh instead
+    "`load_model` onto the mesh `mesh` names, chosen from the model's config before any weight is read: (model, tokenizer, ModelConfig, Mesh or None)."
+    from spbias.models import resolve_mesh, shard_model
+    if loaded is not None:
+        m = None if mesh is None else resolve_mesh(mesh, loaded[2], n_seeds)
+        if m is not None: shard_model(loaded[0], m)
+        return (*loaded, m)
+    m = None if mesh is None else resolve_mesh(mesh, read_model_config(spec, dtype), n_seeds)  # a mesh that cannot work fails before loading
+    return (*load_model(spec, dtype, m), m)
 
 def model_fingerprint(spec:str|Path)->str:
     "A cheap fingerprint of a checkpoint for run configs: sha256 of its config and its files' names and sizes."

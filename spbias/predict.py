@@ -6,11 +6,12 @@
 from __future__ import annotations
 import argparse, functools, hashlib, json, math, warnings
 from pathlib import Path
-import numpy as np, pandas as pd
+import numpy as np, pandas as pd, jax
 from .core import SpbiasError, atomic_write_text, move_aside, save_table
 from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
-from .models import parse_mesh, resolve_mesh, shard_model, shard_seeds, mesh_note
+from .models import parse_mesh, shard_seeds, mesh_note
+from .distributed import is_primary
 from .metrics import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS  # the predictions TSV contract, defined where it is read
 
 # %% auto #0
@@ -90,7 +91,7 @@ def predict_run(run_dir:str|Path, # a run folder
                 allow_model_mismatch:bool=False, # score even when the model's fingerprint differs from the run's
                 mesh:str|None=None # device mesh "data=D,model=M" or "auto" (None: one device): seeds over data, weights over model
                )->pd.DataFrame:
-    "The predictions table: every row of `table` scored by every finished seed of the run (or its top k)."
+    "The predictions table: every row of `table` scored by every finished seed of the run (or its top k); in every process, when there are several."
     if mesh is not None: parse_mesh(mesh, auto=True)  # malformed: refused before anything loads
     config, seeds = load_run(run_dir)
     run = config["run"]
@@ -102,15 +103,14 @@ def predict_run(run_dir:str|Path, # a run folder
     if bad: warnings.warn(f"seed(s) {bad} of {run_dir} did not finish with a finite validation accuracy "
                           f"(status {[s['summary'].get('status', 'nan' if s['summary'].get('nan') else 'unknown') for s in seeds if s['seed'] in bad]}): "
                           "scored, with a blank validation accuracy, so no top-k selection takes them.")
-    if model is None:
-        from spbias.checkpoint import load_model
-        model = load_model(run["model"], dtype=run.get("dtype", "float32"))
-    m, tokenizer, mcfg = model
+    from spbias.checkpoint import load_model_on
+    if mesh is None and jax.process_count() > 1: mesh = "auto"  # several processes: one mesh over all their devices
+    m, tokenizer, mcfg, mesh = load_model_on(run["model"], run.get("dtype", "float32"), mesh, len(seeds), loaded=model)  # straight onto the mesh
     check_model(config, m, mcfg, allow_model_mismatch, run_dir)
     place = lambda x: x
     if mesh is not None:
-        mesh = resolve_mesh(mesh, mcfg, len(seeds)); shard_model(m, mesh); place = functools.partial(shard_seeds, mesh)
-        if progress: print(mesh_note(mesh, len(seeds), rows=False))
+        place = functools.partial(shard_seeds, mesh)
+        if progress and is_primary(): print(mesh_note(mesh, len(seeds), rows=False))
     ids = encode_texts(tokenizer, table.text.astype(str).tolist(), run.get("max_len", 128))
     pad = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
     prompts = np.stack([s["embeddings"] for s in seeds])
@@ -151,6 +151,8 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--mesh", default=None, help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one device)")
     p.add_argument("--allow-model-mismatch", action="store_true", help="score even if the model differs from the one the run was tuned on")
     p.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
+    from spbias.distributed import add_arguments, initialize_from
+    add_arguments(p)
     a = p.parse_args(argv)
     if Path(a.out).exists() and not a.force:
         raise SpbiasError(f"{a.out} exists.", "choose another --out, or pass --force to move the old file aside (nothing is deleted).")
@@ -159,7 +161,10 @@ def main(argv:list[str]|None=None)->int:
         run = load_run(a.run)[0]["run"]
         table = tuning_split_table(load_sentiment(run["dataset"], run["data_dir"], split=a.testset, mapping=run["mapping"]), a.testset)
     else: table = read_testset(a.testset)
-    pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k, allow_model_mismatch=a.allow_model_mismatch, mesh=a.mesh)
+    initialize_from(a)  # several processes: joined before anything uses JAX
+    pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k, allow_model_mismatch=a.allow_model_mismatch, mesh=a.mesh,
+                       progress=is_primary())
+    if not is_primary(): return 0  # process 0 writes the file
     if Path(a.out).exists(): print(f"--force: moved the old {a.out} aside to {move_aside(a.out)}")
     write_predictions(pred, a.out)
     acc = pred.assign(ok=pred.y_true == pred.y_pred).groupby("seed").ok.mean()

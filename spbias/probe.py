@@ -344,11 +344,11 @@ def main_predict(argv:list[str]|None=None)->int:
         cfg = HostedConfig.from_env(a.hosted, cache_path=a.cache or f"{a.out}.cache.sqlite", requests_per_s=a.requests_per_s)
         pred = probe_hosted(HostedClient(cfg), ex, prompt, progress=True)
     else:
-        from spbias.checkpoint import load_model
-        model, tok, cfg = load_model(a.model, dtype=a.dtype)
-        if a.mesh is not None:
-            from spbias.models import resolve_mesh, shard_model, mesh_note
-            mesh = resolve_mesh(a.mesh, cfg, 1); shard_model(model, mesh); print(mesh_note(mesh, 1))
+        from spbias.checkpoint import load_model_on
+        model, tok, cfg, mesh = load_model_on(a.model, a.dtype, a.mesh)  # the mesh chosen from the config, the weights streamed onto it
+        if mesh is not None:
+            from spbias.models import mesh_note
+            print(mesh_note(mesh, 1))
         soft = None
         if a.prompt_run:
             from spbias.predict import load_run, check_model

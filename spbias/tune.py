@@ -322,13 +322,9 @@ def _load(cfg:TuneConfig, model, table, mesh_spec:str|None=None):
     if table is None: table = load_sentiment(cfg.dataset, cfg.data_dir, mapping=cfg.mapping)
     empty = [s for s in SPLITS if not (table.split == s).any()]
     if empty: raise SpbiasError(f"the tuning table has no {', '.join(empty)} rows.", "give train, validation and test rows (column split).")
-    if model is None:
-        from spbias.checkpoint import load_model, read_model_config
-        mesh = None if mesh_spec is None else resolve_mesh(mesh_spec, read_model_config(cfg.model, cfg.dtype), len(cfg.seeds))
-        return load_model(cfg.model, dtype=cfg.dtype, mesh=mesh), table, mesh  # each tensor straight onto its devices
-    mesh = None if mesh_spec is None else resolve_mesh(mesh_spec, model[2], len(cfg.seeds))
-    if mesh is not None: shard_model(model[0], mesh)
-    return model, table, mesh
+    from spbias.checkpoint import load_model_on
+    *model, mesh = load_model_on(cfg.model, cfg.dtype, mesh_spec, len(cfg.seeds), loaded=model)  # each tensor straight onto its devices
+    return tuple(model), table, mesh
 
 def _initial_state(cfg:TuneConfig, bases, tx)->dict:
     S = len(cfg.seeds)
