@@ -9,7 +9,7 @@ from flax import nnx
 from .core import SpbiasError
 from .config import ModelConfig
 from .layers import (linear, RMSNorm, make_norm, activation, rope_inv_freq, rope_cos_sin, apply_rope, attend, layout,
-                           sliding_allowed, DecoderLM)
+                           sliding_allowed, pick, run_blocks, DecoderLM)
 
 # %% auto #0
 __all__ = ['Llama', 'Attention', 'MLP', 'Block', 'Decoder']
@@ -83,7 +83,7 @@ class Decoder(DecoderLM):
         self.norm = make_norm(cfg, cfg.d_model)
         if not cfg.tie_word_embeddings: self.lm_head = linear(cfg, cfg.d_model, cfg.vocab_size, False, rngs)
 
-    def _stack(self, x_btd, mask_bt, prefix):
+    def _stack(self, x_btd, mask_bt, prefix, kv:bool=True):
         c = self.cfg
         P = 0 if prefix is None else prefix.k.shape[1]
         lay = layout(mask_bt)
@@ -96,12 +96,9 @@ class Decoder(DecoderLM):
         local = rope if c.rope_local_theta is None else rope_cos_sin(pos_bt, rope_inv_freq(c.rot_dim, c.rope_local_theta), self.dtype)
         full = (lay.allowed, None)
         slide = sliding_allowed(lay, c.sliding_window, P) if c.sliding_layers else full
-        kvs = []
-        for i, layer in enumerate(self.layers):
-            s = i in c.sliding_layers
-            x_btd, kv = layer(x_btd, local if s else rope, slide if s else full, None if prefix is None else (prefix.k[i], prefix.v[i]))
-            kvs.append(kv)
-        return x_btd, kvs
+        if c.sliding_layers: full = (lay.allowed, jnp.ones_like(slide[1]))  # both kinds as arrays: a scanned stack picks per layer
+        flags = tuple(i in c.sliding_layers for i in range(c.n_layers))
+        return run_blocks(self.layers, x_btd, lambda s: pick(s, (local, slide), (rope, full)), flags, prefix, self.remat, kv)
 
     def _head(self, h_btd): return self.norm(h_btd)
 

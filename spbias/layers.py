@@ -13,7 +13,8 @@ from flax import nnx
 # %% auto #0
 __all__ = ['linear', 'LayerNorm', 'RMSNorm', 'make_norm', 'activation', 'rope_inv_freq', 'rope_cos_sin', 'apply_rope',
            'causal_allowed', 'segment_positions', 'Layout', 'layout', 'last_index', 'gather_last', 'gather_at',
-           'sliding_allowed', 'Prefix', 'attend', 'torch_name', 'copy_torch_weights', 'hf_reference_model', 'DecoderLM']
+           'sliding_allowed', 'Prefix', 'attend', 'torch_name', 'copy_torch_weights', 'hf_reference_model', 'DecoderLM',
+           'pick', 'checkpointed', 'run_blocks']
 
 # %% ../nbs/02_layers.ipynb #818c5be3
 def linear(cfg, # the model config (its dtype is used for parameters and compute)
@@ -202,18 +203,25 @@ def hf_reference_model(cfg, # a `spbias.config.ModelConfig`
 # %% ../nbs/02_layers.ipynb #1727e17b
 class DecoderLM(nnx.Module):
     "Shared interface of the decoders (see `spbias.opt.OPT`, `spbias.decoder.Decoder`)."
+    remat = False  # recompute each block in the backward pass (set by `spbias.models.set_layers`)
+
+    @property
+    def scanned(self)->bool:
+        "Are the blocks one block of stacked parameters, run by `jax.lax.scan` (`spbias.models.set_layers`)?"
+        return not isinstance(self.layers, nnx.List)
+
     def embed(self, tokens_bt):
         "Input embeddings of token ids `[B,T,E]`."
         return self.embed_tokens(tokens_bt)
 
     def prefix_cache(self, prompt_pe):
         "Every layer's keys and values of a soft prompt `[P,E]`, shared by all rows of a batch."
-        _, kvs = self._stack(prompt_pe[None].astype(self.dtype), jnp.ones((1, prompt_pe.shape[0]), jnp.int32), None)
-        return Prefix(jnp.stack([k[0] for k, _ in kvs]), jnp.stack([v[0] for _, v in kvs]))  # [L,P,K,Dh]
+        _, (k, v) = self._stack(prompt_pe[None].astype(self.dtype), jnp.ones((1, prompt_pe.shape[0]), jnp.int32), None)
+        return Prefix(k[:, 0], v[:, 0])  # [L,P,K,Dh]
 
     def forward(self, x_bte, mask_bt, prefix:Prefix|None=None):
         "Final hidden states `[B,T,E]` of right-padded input embeddings, after an optional cached prefix."
-        h, _ = self._stack(x_bte.astype(self.dtype), mask_bt, prefix)
+        h, _ = self._stack(x_bte.astype(self.dtype), mask_bt, prefix, kv=False)
         return self._head(h)
 
     def logits(self, h_bte, token_ids=None):
@@ -242,3 +250,39 @@ class DecoderLM(nnx.Module):
         "Full logits `[B,T,V]` of token ids (convenience)."
         mask_bt = jnp.ones(tokens_bt.shape, jnp.int32) if mask_bt is None else mask_bt
         return self.logits(self.forward(self.embed(tokens_bt), mask_bt))
+
+# %% ../nbs/02_layers.ipynb #9e4b2d61
+def pick(flag, # a Python bool (picks a whole tree) or a traced bool (picks leaf by leaf)
+         a, b):
+    "`a` where `flag` holds, else `b`."
+    if isinstance(flag, (bool, np.bool_)): return a if flag else b
+    return jax.tree.map(lambda x, y: jnp.where(flag, x, y), a, b)
+
+def checkpointed(block:nnx.Module):
+    "`block` as a function whose activations are recomputed in the backward pass (`jax.checkpoint` over its NNX state)."
+    graphdef, state = nnx.split(block)  # a pure function of the block's state: no NNX trace-level bookkeeping inside vmap/grad
+    f = jax.checkpoint(lambda st, *a: nnx.merge(graphdef, st)(*a))
+    return lambda *a: f(state, *a)
+
+def run_blocks(layers, # an `nnx.List` of blocks (unrolled), or one block of parameters stacked `[L, ...]` (scanned)
+               x_btd, # the first block's input `[B,T,D]`
+               args_of, # a layer's flag → its block's arguments between `x` and the prefix keys/values
+               flags:tuple, # one bool per layer (e.g. sliding window or not)
+               prefix:Prefix|None=None, # a cached prompt's keys and values `[L,P,K,Dh]`
+               remat:bool=False, # recompute each block in the backward pass
+               kv:bool=True): # return every layer's keys and values
+    "The last block's output `[B,T,D]` and, with `kv`, every layer's keys and values stacked `([L,B,T,K,Dh], [L,B,T,K,Dh])`."
+    pkv = None if prefix is None else (prefix.k, prefix.v)
+    if isinstance(layers, nnx.List):
+        ks, vs = [], []
+        for i, block in enumerate(layers):
+            x_btd, (k, v) = (checkpointed(block) if remat else block)(x_btd, *args_of(flags[i]), None if pkv is None else (pkv[0][i], pkv[1][i]))
+            ks.append(k); vs.append(v)
+        return x_btd, ((jnp.stack(ks), jnp.stack(vs)) if kv else None)
+    graphdef, state = nnx.split(layers)
+    same = len(set(flags)) == 1  # one kind of layer: its arguments are fixed, not chosen per step
+    def body(x, xs):
+        st, flag, pkv_i = xs
+        x, kv_i = nnx.merge(graphdef, st)(x, *args_of(flags[0] if same else flag), pkv_i)
+        return x, (kv_i if kv else None)
+    return jax.lax.scan(jax.checkpoint(body) if remat else body, x_btd, (state, None if same else jnp.asarray(flags), pkv))

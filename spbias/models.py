@@ -13,7 +13,7 @@ from .config import ModelConfig
 # %% auto #0
 __all__ = ['build_model', 'abstract_model', 'count_params', 'make_mesh', 'parse_mesh', 'model_axes', 'mesh_shapes',
            'check_model_axis', 'auto_mesh', 'resolve_mesh', 'param_spec', 'param_shardings', 'shard_model',
-           'shard_batch', 'seed_spec', 'shard_seeds', 'mesh_note']
+           'shard_batch', 'seed_spec', 'shard_seeds', 'mesh_note', 'set_layers', 'scan_layers', 'remat_layers']
 
 # %% ../nbs/05_models.ipynb #02a82a68
 def build_model(cfg:ModelConfig, # architecture (and dtype) of the model
@@ -109,6 +109,8 @@ def param_spec(path:tuple, # parameter path, e.g. ("layers", 0, "mlp", "up_proj"
                shape:tuple, # its shape
                mesh:Mesh)->P:
     "The Megatron-style `PartitionSpec` of one parameter."
+    if len(path) > 2 and path[0] == "layers" and not isinstance(path[1], int):  # a scanned stack [L, ...]: the layer axis whole
+        return P(None, *param_spec(path[1:], shape[1:], mesh))
     owner, leaf = (path[-2] if len(path) > 1 else None), path[-1]
     if owner in _SPLIT_OUT: spec = (None, "model") if leaf == "kernel" else ("model",)
     elif owner in _SPLIT_IN and leaf == "kernel": spec = ("model", None)
@@ -157,3 +159,63 @@ def mesh_note(mesh:Mesh, n_seeds:int, rows:bool=True # does the caller split bat
                  "batch rows split over data where their count divides" if rows else "each data slice repeats the work"))
     return (f"mesh data={D} x model={M} on {mesh.size} of {len(jax.devices())} {mesh.devices.flat[0].platform} device(s): "
             f"{seeds}; weights split over model={M} (Megatron)")
+
+# %% ../nbs/05_models.ipynb #3c8d2f47
+from .layers import DecoderLM
+
+def _stack_leaf(leaves:list):
+    "One parameter of every layer stacked `[L, ...]`; a sharded one keeps its split, the layer axis whole."
+    a = leaves[0]
+    if isinstance(a, jax.ShapeDtypeStruct): return jax.ShapeDtypeStruct((len(leaves), *a.shape), a.dtype)  # an abstract model
+    s = a.sharding
+    if isinstance(s, NamedSharding): return jax.jit(lambda *xs: jnp.stack(xs), out_shardings=NamedSharding(s.mesh, P(None, *s.spec)))(*leaves)
+    return jnp.stack(leaves)
+
+def _layer_leaf(a, i:int):
+    "Layer `i`'s slice of a stacked parameter; a sharded one keeps its split."
+    if isinstance(a, jax.ShapeDtypeStruct): return jax.ShapeDtypeStruct(a.shape[1:], a.dtype)
+    s = a.sharding
+    if isinstance(s, NamedSharding): return jax.jit(lambda x: x[i], out_shardings=NamedSharding(s.mesh, P(*s.spec[1:])))(a)
+    return a[i]
+
+def _scan(model):
+    "Stack the blocks' parameters, one at a time, into the first block, which becomes `model.layers`."
+    blocks = list(model.layers)
+    flats = [dict(nnx.to_flat_state(nnx.state(b))) for b in blocks]
+    for path, var in flats[0].items():
+        vs = [f[path] for f in flats]
+        stacked = _stack_leaf([v.get_value() for v in vs])
+        for v in vs: v.set_value(None)  # the layers' own arrays go at once: memory peaks near the weights plus one stacked parameter
+        var.set_value(stacked)
+    model.layers = blocks[0]
+
+def _unscan(model):
+    "Slice the stacked block, one parameter at a time, back into an `nnx.List` of L blocks."
+    graphdef, L = nnx.graphdef(model.layers), model.cfg.n_layers
+    layers = [[] for _ in range(L)]
+    for path, var in nnx.to_flat_state(nnx.state(model.layers)):
+        a = var.get_value(); var.set_value(None)
+        for i in range(L): layers[i].append((path, var.replace(_layer_leaf(a, i))))
+        del a
+    model.layers = nnx.List([nnx.merge(graphdef, nnx.from_flat_state(f)) for f in layers])
+
+# %% ../nbs/05_models.ipynb #a61e0b94
+def set_layers(model, # a decoder from `build_model` or `spbias.checkpoint` (its weights are kept)
+               scan:bool=False, # one block of stacked parameters run by `jax.lax.scan` (else a Python loop over L blocks)
+               remat:bool=False): # recompute each block in the backward pass (`jax.checkpoint`)
+    "Choose how `model` runs its decoder blocks (in place); returns the model."
+    if not isinstance(model, DecoderLM) or getattr(model, "layers", None) is None:
+        raise SpbiasError(f"{type(model).__name__} has no decoder blocks in .layers.",
+                          "pass a model from spbias.models.build_model or spbias.checkpoint.load_model.")
+    if scan and not model.scanned: _scan(model)
+    if not scan and model.scanned: _unscan(model)
+    model.remat = bool(remat)
+    return model
+
+def scan_layers(model):
+    "Run `model`'s blocks as one scanned block of stacked parameters, keeping its remat setting (in place); returns the model."
+    return set_layers(model, True, getattr(model, "remat", False))
+
+def remat_layers(model):
+    "Recompute each of `model`'s blocks in the backward pass, scanned or not (in place); returns the model."
+    return set_layers(model, getattr(model, "scanned", False), True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import jax, jax.numpy as jnp
 from flax import nnx
 from .config import ModelConfig
-from .layers import linear, LayerNorm, activation, attend, layout, DecoderLM
+from .layers import linear, LayerNorm, activation, attend, layout, run_blocks, DecoderLM
 
 # %% auto #0
 __all__ = ['OPTAttention', 'OPTBlock', 'OPT']
@@ -62,17 +62,13 @@ class OPT(DecoderLM):
             self.final_layer_norm = LayerNorm(D, cfg.layer_norm_eps, cfg.layernorm_elementwise_affine, dt)
         if not cfg.tie_word_embeddings: self.lm_head = linear(cfg, E, cfg.vocab_size, False, rngs)
 
-    def _stack(self, x_bte, mask_bt, prefix):
+    def _stack(self, x_bte, mask_bt, prefix, kv:bool=True):
         P = 0 if prefix is None else prefix.k.shape[1]
         lay = layout(mask_bt)
         pos_bt = jnp.where(lay.pos >= 0, P + lay.pos, -1)  # -1 on padding
         x_btd = self.project_in(x_bte) if self.cfg.embed_dim != self.cfg.d_model else x_bte
         x_btd = x_btd + self.embed_positions(pos_bt + 2)
-        allowed, kvs = lay.allowed, []
-        for i, layer in enumerate(self.layers):
-            x_btd, kv = layer(x_btd, allowed, None if prefix is None else (prefix.k[i], prefix.v[i]))
-            kvs.append(kv)
-        return x_btd, kvs
+        return run_blocks(self.layers, x_btd, lambda _: (lay.allowed,), (False,) * self.cfg.n_layers, prefix, self.remat, kv)
 
     def _head(self, h_btd):
         if hasattr(self, "final_layer_norm"): h_btd = self.final_layer_norm(h_btd)

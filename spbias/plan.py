@@ -11,8 +11,8 @@ from .core import SpbiasError
 from .config import ModelConfig
 
 # %% auto #0
-__all__ = ['HF_PRESETS', 'FAST_CPU_COMPILE', 'model_config', 'parse_bytes', 'gib', 'Remat', 'remat_layers', 'Plan', 'plan_step',
-           'suggestions', 'report', 'main']
+__all__ = ['HF_PRESETS', 'FAST_CPU_COMPILE', 'model_config', 'parse_bytes', 'gib', 'Plan', 'plan_step', 'suggestions', 'report',
+           'main']
 
 # %% ../nbs/14_plan.ipynb #0830d789
 HF_PRESETS = {  # public config.json values, as transformers keyword arguments
@@ -53,26 +53,13 @@ def gib(n:float)->str: return f"{n / 2**30:.2f} GiB"
 
 # %% ../nbs/14_plan.ipynb #8644ed18
 from flax import nnx
-
-class Remat(nnx.Module):
-    "A decoder block whose activations are recomputed in the backward pass (`jax.checkpoint`) instead of stored."
-    def __init__(self, block): self.block = block
-    def __call__(self, *args):
-        import jax
-        graphdef, state = nnx.split(self.block)  # a pure function of the block's state: no NNX trace-level bookkeeping inside vmap/grad
-        return jax.checkpoint(lambda st, *a: nnx.merge(graphdef, st)(*a))(state, *args)
-
-def remat_layers(model):
-    "Wrap every block of `model.layers` in `Remat` (in place); returns the model."
-    if not hasattr(model, "layers"): raise SpbiasError(f"{type(model).__name__} has no decoder blocks in .layers.", "pass an OPT or LLaMA model from spbias.models.")
-    if not any(isinstance(b, Remat) for b in model.layers): model.layers = nnx.List([Remat(b) for b in model.layers])
-    return model
+from .models import remat_layers, set_layers  # remat_layers lived here: still importable from spbias.plan
 
 # %% ../nbs/14_plan.ipynb #1f8b9231
 @dataclass
 class Plan:
     "What one tuning step needs per device, from XLA's memory analysis of the compiled step."
-    model:str; arch:str; n_params:int; dtype:str; remat:bool
+    model:str; arch:str; n_params:int; dtype:str; remat:bool; scan:bool
     data:int; model_axis:int; seeds:int; batch_size:int; max_len:int; n_tokens:int; loss:str
     platform:str                 # the backend that compiled the step (cpu: forced host devices)
     device_memory:int            # bytes per device
@@ -123,6 +110,7 @@ def plan_step(cfg:ModelConfig, # the model (its dtype is the weights' and activa
               seeds:int=1, batch_size:int=16, max_len:int=128, n_tokens:int=8, # the step's shape
               device_memory:int=16 * 2**30, # bytes per device
               remat:bool=False, # per-layer rematerialisation (`remat_layers`)
+              scan:bool=False, # the blocks as one scanned stack (`set_layers(scan=True)`)
               loss:str="full_vocab", reserve:float=0.1, # share of device memory kept free (runtime, fragmentation)
               name:str="model", devices=None # devices for the mesh (default: jax.devices())
              )->Plan:
@@ -134,7 +122,7 @@ def plan_step(cfg:ModelConfig, # the model (its dtype is the weights' and activa
     mesh = make_mesh(data, model_axis, devices)
     model = abstract_model(cfg)
     n_params = count_params(model)
-    if remat: remat_layers(model)
+    set_layers(model, scan, remat)
     graphdef, params, weights = _abstract_params(model, mesh)
     tx = make_optimizer(TuneConfig())  # AdamW: its state's shape does not depend on the learning rate
     args = _abstract_inputs(cfg, mesh, tx, seeds, batch_size, max_len, n_tokens)
@@ -142,7 +130,7 @@ def plan_step(cfg:ModelConfig, # the model (its dtype is the weights' and activa
     t0 = time.time()
     ma = step.lower(params, *args).compile().memory_analysis()
     secs = time.time() - t0
-    p = Plan(name, cfg.arch, n_params, cfg.dtype, remat, data, model_axis, seeds, batch_size, max_len, n_tokens, loss,
+    p = Plan(name, cfg.arch, n_params, cfg.dtype, remat, scan, data, model_axis, seeds, batch_size, max_len, n_tokens, loss,
              jax.devices()[0].platform if devices is None else list(devices)[0].platform, device_memory, int(device_memory * (1 - reserve)),
              weights, ma.argument_size_in_bytes, ma.output_size_in_bytes, ma.alias_size_in_bytes, ma.temp_size_in_bytes, round(secs, 1))
     p.suggestions = suggestions(p, cfg)
@@ -182,7 +170,7 @@ def report(p:Plan)->str:
     lines = [f"plan: {p.model} ({p.arch}, {p.n_params / 1e9:.2f} B parameters, {p.dtype}) on a data={p.data} × model={p.model_axis} mesh, "
              f"{p.platform} backend",
              f"step: {p.seeds} seed(s) × {p.batch_size} texts × {p.max_len} tokens, {p.n_tokens} prompt tokens, loss {p.loss}, "
-             f"remat {'on' if p.remat else 'off'}; compiled in {p.compile_seconds:.0f} s",
+             f"remat {'on' if p.remat else 'off'}, layers {'scanned' if p.scan else 'unrolled'}; compiled in {p.compile_seconds:.0f} s",
              "per device (XLA memory analysis):"]
     lines += [f"  {k:<{w}}  {gib(v):>11}" for k, v in rows]
     lines.append(f"  {'total':<{w}}  {gib(p.total):>11}  of {gib(p.usable)} usable ({gib(p.device_memory)} per device)")
@@ -216,6 +204,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--n-tokens", type=int, default=8, help="soft prompt tokens")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="weights and activations")
     ap.add_argument("--remat", action="store_true", help="recompute each decoder block in the backward pass (remat_layers)")
+    ap.add_argument("--scan", action="store_true", help="run the decoder blocks as one jax.lax.scan over stacked parameters (set_layers)")
     ap.add_argument("--loss", default="full_vocab", choices=["full_vocab", "label_tokens"], help="training loss")
     ap.add_argument("--reserve", type=float, default=0.1, help="share of device memory kept free for the runtime")
     ap.add_argument("--json", default=None, help="also write the figures to this JSON file")
@@ -232,7 +221,7 @@ def main(argv:list[str]|None=None)->int:
         if os.environ.get(_CHILD): raise SpbiasError(f"{data * m} forced CPU devices were asked for, {len(jax.devices())} came.", "unset XLA_FLAGS and JAX_PLATFORMS and retry.")
         print(f"{len(jax.devices())} {jax.default_backend()} device(s) here, the mesh needs {data * m}: planning on {data * m} forced CPU devices", flush=True)
         return _rerun_on_cpu(argv, data * m)
-    p = plan_step(cfg, data, m, a.seeds, a.batch_size, a.max_len, a.n_tokens, parse_bytes(a.device_memory), a.remat, a.loss, a.reserve,
+    p = plan_step(cfg, data, m, a.seeds, a.batch_size, a.max_len, a.n_tokens, parse_bytes(a.device_memory), a.remat, a.scan, a.loss, a.reserve,
                   name=a.model if a.model in HF_PRESETS else str(a.model))
     print(report(p))
     if a.json: Path(a.json).write_text(json.dumps(p.to_dict(), indent=2) + "\n")
