@@ -149,6 +149,9 @@ def suggestions(p:Plan, cfg:ModelConfig)->list[str]:
         k = int(room // (act / p.seeds))
         out.append(f"fewer seeds per step: about {k} fit (activations ≈ {gib(act / p.seeds)} per seed); set seeds_per_run: {k} in the sweep"
                    if k >= 1 else f"fewer seeds per step does not suffice: even one seed needs ≈ {gib(fixed + act / p.seeds)}")
+        if fixed + act / p.seeds <= p.usable:
+            out.append(f"--seed-loop map: the seeds one after another inside the step, so the activations of one seed at a time "
+                       f"(≈ {gib(act / p.seeds)}; slower than one batch of {p.seeds})")
     if p.batch_size > 1 and act:
         b = int(room // (act / p.batch_size))
         if b >= 1: out.append(f"a smaller --batch-size: about {min(b, p.batch_size - 1)} fits (activations ≈ {gib(act / p.batch_size)} per text)")

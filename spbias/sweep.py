@@ -85,7 +85,7 @@ def load_sweep(path:str|Path # a SWEEP.yaml file
 
 # %% ../nbs/40_sweep.ipynb #b4dd39d8
 _PATH_PARAMS = ("data_dir", "out_dir", "czarnowska_dir")  # where things live: not part of a run's identity
-_EXEC_PARAMS = ("mesh",)  # how a run executes (its device mesh): not part of its identity either
+_EXEC_PARAMS = ("mesh", "remat", "scan_layers")  # how a run executes (its device mesh, how its blocks run): not part of its identity either
 _LATER_PARAMS = {"label_words": None, "first_token": False}  # notebook parameters added after runs were made: at these values
                                                              # (the behaviour before them) they stay out of the identity, so those runs keep their hashes
 

@@ -16,7 +16,7 @@ from .core import (SpbiasError, parse_seeds, atomic_write_json, atomic_write_tex
 from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher, PackedBatcher,
                          row_length, pad_packed, flatten_slots, table_sha256)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
-from .models import parse_mesh, resolve_mesh, shard_model, shard_seeds, mesh_note
+from .models import parse_mesh, resolve_mesh, shard_model, shard_seeds, mesh_note, set_layers
 from .distributed import is_primary, to_host, broadcast, barrier
 
 # %% auto #0
@@ -68,6 +68,8 @@ class TuneConfig:
     dtype:str="float32" # model dtype: float32 | bfloat16
     mesh:str|None=None # device mesh "data=D,model=M" or "auto" (None: one device; several processes: auto); how to run, not part of the run identity
     seed_loop:str="auto" # seeds in the step: "vmap" (one batch), "map" (one after another) or "auto" (map on a CPU, else vmap); not part of the identity
+    remat:bool=False # recompute each decoder block in the backward pass (less memory, more compute); not part of the identity
+    scan_layers:bool=False # run the decoder blocks as one scanned block (compiles in a time independent of depth); not part of the identity
     out:str="runs_out/tune" # run folder
     resume:bool=False # continue this run from its last checkpoint in `out` (a finished run: nothing to do)
     force:bool=False # move whatever `out` holds aside (to `<out>.replaced-<time>`) and start afresh
@@ -114,7 +116,7 @@ class TuneConfig:
     def identity(self)->dict:
         "The fields that define the run (what must match to resume it)."
         d = asdict(self)
-        for k in ("out", "resume", "force", "mesh", "seed_loop"): d.pop(k)
+        for k in ("out", "resume", "force", "mesh", "seed_loop", "remat", "scan_layers"): d.pop(k)
         d["seeds"], d["buckets"] = list(self.seeds), list(self.buckets)
         if self.label_words == LABEL_NAMES: d.pop("label_words")  # the defaults stay out: runs made before these options keep their ids
         else: d["label_words"] = list(self.label_words)
@@ -448,9 +450,21 @@ def tune(cfg:TuneConfig, # the run
     log = tqdm.write if progress and primary else (lambda *a: None)  # (lines above the progress bar)
     mesh_spec = cfg.mesh if cfg.mesh is not None or jax.process_count() == 1 else "auto"  # several processes: one mesh over all
     (model, tokenizer, mcfg), table, mesh = _load(cfg, model, table, mesh_spec)  # a mesh that cannot work fails before the run folder is touched
-    record = _record(cfg, model, tokenizer, mcfg, table)
-    how = _agree_out(cfg, record, log)
-    if how == "finished": return out
+    was = (model.scanned, model.remat)
+    try:
+        set_layers(model)  # the fingerprint is of the model's own parameters, one block after another
+        record = _record(cfg, model, tokenizer, mcfg, table)
+        how = _agree_out(cfg, record, log)
+        if how == "finished": return out
+        set_layers(model, cfg.scan_layers, cfg.remat)  # how the blocks run (--scan-layers, --remat): the same numbers
+        if mesh is not None and cfg.scan_layers: shard_model(model, mesh)  # stacked parameters: split as one layer's, behind the layer axis
+        return _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log)
+    finally:
+        set_layers(model, *was)  # the caller's model as it was (predict_run may reuse it)
+        if mesh is not None: shard_model(model, mesh)  # (a no-op where nothing changed)
+
+def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log)->Path:
+    out, seeds, S, primary = Path(cfg.out), list(cfg.seeds), len(cfg.seeds), is_primary()
     if not primary: print(f"process {jax.process_index()} of {jax.process_count()}: computing; process 0 writes {out}")
     label_ids = jnp.asarray(record["label_token_ids"])
     ids = {s: encode_texts(tokenizer, table.text[table.split == s].tolist(), cfg.max_len) for s in SPLITS}
@@ -582,6 +596,8 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--data-seed", type=int, default=0, help="seed of the batch schedule shared by all seeds")
     p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="model dtype")
     p.add_argument("--mesh", default=None, help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one device)")
+    p.add_argument("--remat", action="store_true", help="recompute each decoder block in the backward pass: activation memory of one block per layer")
+    p.add_argument("--scan-layers", action="store_true", help="run the decoder blocks as one scanned block: compile time independent of depth")
     p.add_argument("--seed-loop", default="auto", choices=list(SEED_LOOPS), help="seeds in the step: one vmapped batch, or mapped one after another (auto: map on a CPU)")
     p.add_argument("--no-packing", action="store_true", help="one text a row in length-bucketed batches (default: packed rows)")
     p.add_argument("--out", required=True, help="run folder")
@@ -595,7 +611,7 @@ def main(argv:list[str]|None=None)->int:
                      clip_norm=a.clip_norm, batch_size=a.batch_size, eval_batch_size=a.eval_batch_size, eval_every=a.eval_every,
                      min_steps=a.min_steps, max_steps=a.max_steps, patience=a.patience, early_stopping=not a.no_early_stopping,
                      loss=a.loss, label_words=a.label_words, first_token=a.first_token, checkpoint_every=a.checkpoint_every, max_len=a.max_len, data_seed=a.data_seed,
-                     dtype=a.dtype, mesh=a.mesh, seed_loop=a.seed_loop, packing=not a.no_packing, out=a.out, resume=a.resume, force=a.force)
+                     dtype=a.dtype, mesh=a.mesh, seed_loop=a.seed_loop, remat=a.remat, scan_layers=a.scan_layers, packing=not a.no_packing, out=a.out, resume=a.resume, force=a.force)
     initialize_from(a)  # several processes: joined now, before anything uses JAX (the flags were checked first)
     run = tune(cfg)
     if not is_primary(): return 0  # process 0 prints the summary of the files it wrote
