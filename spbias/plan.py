@@ -156,7 +156,8 @@ def suggestions(p:Plan, cfg:ModelConfig)->list[str]:
         b = int(room // (act / p.batch_size))
         if b >= 1: out.append(f"a smaller --batch-size: about {min(b, p.batch_size - 1)} fits (activations ≈ {gib(act / p.batch_size)} per text)")
     if p.dtype == "float32": out.append(f"--dtype bfloat16: halves the weights ({gib(p.weights)} → {gib(p.weights / 2)} per device) and the activations")
-    if not p.remat: out.append("--remat: recompute each layer in the backward pass, keeping one block's input per layer instead of its activations")
+    if not (p.remat and p.scan):
+        out.append("--remat --scan: recompute each layer in the backward pass, one scanned layer at a time, keeping one block's input per layer instead of its activations")
     bigger = [m for m in model_axes(cfg, p.data * p.model_axis) if m > p.model_axis and p.data * p.model_axis % m == 0]
     if bigger:
         m = bigger[0]
