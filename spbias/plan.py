@@ -157,7 +157,7 @@ def suggestions(p:Plan, cfg:ModelConfig)->list[str]:
         if b >= 1: out.append(f"a smaller --batch-size: about {min(b, p.batch_size - 1)} fits (activations ≈ {gib(act / p.batch_size)} per text)")
     if p.dtype == "float32": out.append(f"--dtype bfloat16: halves the weights ({gib(p.weights)} → {gib(p.weights / 2)} per device) and the activations")
     if not (p.remat and p.scan):
-        out.append("--remat --scan: recompute each layer in the backward pass, one scanned layer at a time, keeping one block's input per layer instead of its activations")
+        out.append("--remat --scan-layers: recompute each layer in the backward pass, one scanned layer at a time, keeping one block's input per layer instead of its activations")
     bigger = [m for m in model_axes(cfg, p.data * p.model_axis) if m > p.model_axis and p.data * p.model_axis % m == 0]
     if bigger:
         m = bigger[0]
@@ -208,7 +208,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--n-tokens", type=int, default=8, help="soft prompt tokens")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="weights and activations")
     ap.add_argument("--remat", action="store_true", help="recompute each decoder block in the backward pass (remat_layers)")
-    ap.add_argument("--scan", action="store_true", help="run the decoder blocks as one jax.lax.scan over stacked parameters (set_layers)")
+    ap.add_argument("--scan-layers", "--scan", action="store_true", help="run the decoder blocks as one jax.lax.scan over stacked parameters (set_layers)")
     ap.add_argument("--loss", default="full_vocab", choices=["full_vocab", "label_tokens"], help="training loss")
     ap.add_argument("--reserve", type=float, default=0.1, help="share of device memory kept free for the runtime")
     ap.add_argument("--json", default=None, help="also write the figures to this JSON file")
@@ -225,7 +225,7 @@ def main(argv:list[str]|None=None)->int:
         if os.environ.get(_CHILD): raise SpbiasError(f"{data * m} forced CPU devices were asked for, {len(jax.devices())} came.", "unset XLA_FLAGS and JAX_PLATFORMS and retry.")
         print(f"{len(jax.devices())} {jax.default_backend()} device(s) here, the mesh needs {data * m}: planning on {data * m} forced CPU devices", flush=True)
         return _rerun_on_cpu(argv, data * m)
-    p = plan_step(cfg, data, m, a.seeds, a.batch_size, a.max_len, a.n_tokens, parse_bytes(a.device_memory), a.remat, a.scan, a.loss, a.reserve,
+    p = plan_step(cfg, data, m, a.seeds, a.batch_size, a.max_len, a.n_tokens, parse_bytes(a.device_memory), a.remat, a.scan_layers, a.loss, a.reserve,
                   name=a.model if a.model in HF_PRESETS else str(a.model))
     print(report(p))
     if a.json: Path(a.json).write_text(json.dumps(p.to_dict(), indent=2) + "\n")

@@ -596,7 +596,7 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--data-seed", type=int, default=0, help="seed of the batch schedule shared by all seeds")
     p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="model dtype")
     p.add_argument("--mesh", default=None, help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one device)")
-    p.add_argument("--remat", action="store_true", help="recompute each decoder block in the backward pass: activation memory of one block per layer")
+    p.add_argument("--remat", action="store_true", help="recompute each decoder block in the backward pass (saves memory with --scan-layers; see spbias plan)")
     p.add_argument("--scan-layers", action="store_true", help="run the decoder blocks as one scanned block: compile time independent of depth")
     p.add_argument("--seed-loop", default="auto", choices=list(SEED_LOOPS), help="seeds in the step: one vmapped batch, or mapped one after another (auto: map on a CPU)")
     p.add_argument("--no-packing", action="store_true", help="one text a row in length-bucketed batches (default: packed rows)")
