@@ -352,11 +352,12 @@ def load_model(spec:str|Path, # "smollm2", a Hugging Face folder, a .gguf file o
 
 def load_model_on(spec:str|Path, # as for `load_model`
                   dtype:str="float32",
-                  mesh:str|None=None, # "data=D,model=M" or "auto" (`resolve_mesh`); None: the default device
+                  mesh:str|None=None, # "data=D,model=M" or "auto" (`resolve_mesh`); None: the default device (several processes: auto)
                   n_seeds:int=1, # prompts that will share a step (for `auto`)
                   loaded:tuple|None=None): # (model, tokenizer, ModelConfig) already in memory: placed on the mesh instead
     "`load_model` onto the mesh `mesh` names, chosen from the model's config before any weight is read: (model, tokenizer, ModelConfig, Mesh or None)."
     from spbias.models import resolve_mesh, shard_model
+    if mesh is None and jax.process_count() > 1: mesh = "auto"  # several processes: one mesh over all their devices
     if loaded is not None:
         m = None if mesh is None else resolve_mesh(mesh, loaded[2], n_seeds)
         if m is not None: shard_model(loaded[0], m)

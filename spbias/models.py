@@ -163,19 +163,27 @@ def mesh_note(mesh:Mesh, n_seeds:int, rows:bool=True # does the caller split bat
 # %% ../nbs/05_models.ipynb #3c8d2f47
 from .layers import DecoderLM
 
+import functools
+
+@functools.lru_cache(maxsize=64)
+def _placed(op:str, sharding):
+    "A jitted stack (`op='stack'`) or layer slice (`'layer'`, the index traced) whose result lands on `sharding`; one per sharding, so one compile per shape."
+    f = (lambda *xs: jnp.stack(xs)) if op == "stack" else (lambda x, i: x[i])
+    return jax.jit(f, out_shardings=sharding)
+
 def _stack_leaf(leaves:list):
     "One parameter of every layer stacked `[L, ...]`; a sharded one keeps its split, the layer axis whole."
     a = leaves[0]
     if isinstance(a, jax.ShapeDtypeStruct): return jax.ShapeDtypeStruct((len(leaves), *a.shape), a.dtype)  # an abstract model
     s = a.sharding
-    if isinstance(s, NamedSharding): return jax.jit(lambda *xs: jnp.stack(xs), out_shardings=NamedSharding(s.mesh, P(None, *s.spec)))(*leaves)
+    if isinstance(s, NamedSharding): return _placed("stack", NamedSharding(s.mesh, P(None, *s.spec)))(*leaves)
     return jnp.stack(leaves)
 
 def _layer_leaf(a, i:int):
     "Layer `i`'s slice of a stacked parameter; a sharded one keeps its split."
     if isinstance(a, jax.ShapeDtypeStruct): return jax.ShapeDtypeStruct(a.shape[1:], a.dtype)
     s = a.sharding
-    if isinstance(s, NamedSharding): return jax.jit(lambda x: x[i], out_shardings=NamedSharding(s.mesh, P(*s.spec[1:])))(a)
+    if isinstance(s, NamedSharding): return _placed("layer", NamedSharding(s.mesh, P(*s.spec[1:])))(a, i)
     return a[i]
 
 def _scan(model):

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import argparse, functools, hashlib, json, math, warnings
 from pathlib import Path
-import numpy as np, pandas as pd, jax
+import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text, move_aside, save_table
 from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
@@ -104,13 +104,13 @@ def predict_run(run_dir:str|Path, # a run folder
                           f"(status {[s['summary'].get('status', 'nan' if s['summary'].get('nan') else 'unknown') for s in seeds if s['seed'] in bad]}): "
                           "scored, with a blank validation accuracy, so no top-k selection takes them.")
     from spbias.checkpoint import load_model_on
-    if mesh is None and jax.process_count() > 1: mesh = "auto"  # several processes: one mesh over all their devices
+    progress = progress and is_primary()  # several processes: process 0 shows the progress
     m, tokenizer, mcfg, mesh = load_model_on(run["model"], run.get("dtype", "float32"), mesh, len(seeds), loaded=model)  # straight onto the mesh
     check_model(config, m, mcfg, allow_model_mismatch, run_dir)
     place = lambda x: x
     if mesh is not None:
         place = functools.partial(shard_seeds, mesh)
-        if progress and is_primary(): print(mesh_note(mesh, len(seeds), rows=False))
+        if progress: print(mesh_note(mesh, len(seeds), rows=False))
     ids = encode_texts(tokenizer, table.text.astype(str).tolist(), run.get("max_len", 128))
     pad = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
     prompts = np.stack([s["embeddings"] for s in seeds])
@@ -162,8 +162,7 @@ def main(argv:list[str]|None=None)->int:
         table = tuning_split_table(load_sentiment(run["dataset"], run["data_dir"], split=a.testset, mapping=run["mapping"]), a.testset)
     else: table = read_testset(a.testset)
     initialize_from(a)  # several processes: joined before anything uses JAX
-    pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k, allow_model_mismatch=a.allow_model_mismatch, mesh=a.mesh,
-                       progress=is_primary())
+    pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k, allow_model_mismatch=a.allow_model_mismatch, mesh=a.mesh)
     if not is_primary(): return 0  # process 0 writes the file
     if Path(a.out).exists(): print(f"--force: moved the old {a.out} aside to {move_aside(a.out)}")
     write_predictions(pred, a.out)

@@ -16,7 +16,7 @@ from .core import (SpbiasError, parse_seeds, atomic_write_json, atomic_write_tex
 from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher, PackedBatcher,
                          row_length, pad_packed, flatten_slots, table_sha256)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
-from .models import parse_mesh, resolve_mesh, shard_model, shard_seeds, mesh_note, set_layers
+from .models import parse_mesh, shard_seeds, mesh_note, set_layers
 from .distributed import is_primary, to_host, broadcast, barrier
 
 # %% auto #0
@@ -94,8 +94,8 @@ class TuneConfig:
             "use checkpoint_every ≥ 0 (0: no checkpoints; unset: at every evaluation).")
         pos("loss", self.loss in LOSSES, f"use one of: {', '.join(LOSSES)}.")
         pos("dtype", self.dtype in ("float32", "bfloat16"), "use float32 or bfloat16.")
-        if self.mesh is not None: parse_mesh(self.mesh, auto=True)
-        pos("seed_loop", self.seed_loop in SEED_LOOPS, f"use one of: {', '.join(SEED_LOOPS)}.")  # malformed: refused now, before anything loads
+        if self.mesh is not None: parse_mesh(self.mesh, auto=True)  # malformed: refused now, before anything loads
+        pos("seed_loop", self.seed_loop in SEED_LOOPS, f"use one of: {', '.join(SEED_LOOPS)}.")
         pos("buckets", len(self.buckets) > 0 and list(self.buckets) == sorted(set(self.buckets)) and self.buckets[0] > 0,
             "give increasing positive bucket lengths.")
         if self.early_stopping and self.min_steps >= self.max_steps:
@@ -319,13 +319,13 @@ def train_batch(batcher, token_ids, seeds:list[int], step:int, pad_id:int=0):
     idx, pos = flatten_slots(slots, ends, T, batcher.batch_size)  # the output layer reads the texts' ends only, not the empty slots
     return tok, mask, pos, idx
 
-def _load(cfg:TuneConfig, model, table, mesh_spec:str|None=None):
+def _load(cfg:TuneConfig, model, table):
     "The tuning table, read and checked first, then the mesh (from the model's config alone), then the model, streamed onto it."
     if table is None: table = load_sentiment(cfg.dataset, cfg.data_dir, mapping=cfg.mapping)
     empty = [s for s in SPLITS if not (table.split == s).any()]
     if empty: raise SpbiasError(f"the tuning table has no {', '.join(empty)} rows.", "give train, validation and test rows (column split).")
     from spbias.checkpoint import load_model_on
-    *model, mesh = load_model_on(cfg.model, cfg.dtype, mesh_spec, len(cfg.seeds), loaded=model)  # each tensor straight onto its devices
+    *model, mesh = load_model_on(cfg.model, cfg.dtype, cfg.mesh, len(cfg.seeds), loaded=model)  # each tensor straight onto its devices
     return tuple(model), table, mesh
 
 def _initial_state(cfg:TuneConfig, bases, tx)->dict:
@@ -380,6 +380,11 @@ def _record(cfg:TuneConfig, model, tokenizer, mcfg, table)->dict:
                 table_sha256=th, split_sizes={s: int((table.split == s).sum()) for s in SPLITS},
                 class_counts={s: np.bincount(table.label[table.split == s].to_numpy(int), minlength=3).tolist() for s in SPLITS})
 
+def _spread(values, ix, k:int, n:int)->np.ndarray:
+    "A lineup's first `k` results at their seeds' places among `n`; NaN for the seeds not computed."
+    out = np.full(n, np.nan); out[ix[:k]] = np.asarray(values)[:k]
+    return out
+
 class _OnDevices:
     "The seeds the compiled step computes (`lineup` when compacting), their deltas and optimizer states on the devices; `st` keeps every seed on the host."
     def __init__(self, st:dict, bases, place, data:int, compact:bool, log=lambda *a: None):
@@ -413,16 +418,13 @@ class _OnDevices:
     def update(self, deltas, opt_states, losses)->np.ndarray:
         "Keep the step's new state; every seed's loss (NaN where not computed)."
         self.deltas, self.opt_states = deltas, opt_states
-        out = np.full(len(self.built), np.nan); out[self.ix[:self.k]] = to_host(losses)[:self.k]
-        return out
+        return _spread(to_host(losses), self.ix, self.k, len(self.built))
 
 def _evaluate_active(model, prompts, active, place, data:int, *args)->tuple[np.ndarray, np.ndarray]:
     "`evaluate` of the active seeds' prompts only (`lineup`); NaN for the others."
     ix, k = lineup(active, data)
     el, ea = evaluate(model, place(prompts[ix]), *args)
-    L, A = np.full(len(active), np.nan), np.full(len(active), np.nan)
-    L[ix[:k]], A[ix[:k]] = el[:k], ea[:k]
-    return L, A
+    return _spread(el, ix, k, len(active)), _spread(ea, ix, k, len(active))
 
 _HOWS = ("fresh", "resume", "finished")
 
@@ -446,22 +448,19 @@ def tune(cfg:TuneConfig, # the run
          progress:bool=True)->Path:
     "Tune one soft prompt per seed; write and return the run folder (several processes: process 0 writes it)."
     enable_compile_cache()  # a later run (the next papermill notebook) loads the compiled steps instead of compiling them again
-    out, seeds, S, primary = Path(cfg.out), list(cfg.seeds), len(cfg.seeds), is_primary()
-    log = tqdm.write if progress and primary else (lambda *a: None)  # (lines above the progress bar)
-    mesh_spec = cfg.mesh if cfg.mesh is not None or jax.process_count() == 1 else "auto"  # several processes: one mesh over all
-    (model, tokenizer, mcfg), table, mesh = _load(cfg, model, table, mesh_spec)  # a mesh that cannot work fails before the run folder is touched
+    out = Path(cfg.out)
+    log = tqdm.write if progress and is_primary() else (lambda *a: None)  # (lines above the progress bar)
+    (model, tokenizer, mcfg), table, mesh = _load(cfg, model, table)  # a mesh that cannot work fails before the run folder is touched
     was = (model.scanned, model.remat)
     try:
         set_layers(model)  # the fingerprint is of the model's own parameters, one block after another
         record = _record(cfg, model, tokenizer, mcfg, table)
         how = _agree_out(cfg, record, log)
         if how == "finished": return out
-        set_layers(model, cfg.scan_layers, cfg.remat)  # how the blocks run (--scan-layers, --remat): the same numbers
-        if mesh is not None and cfg.scan_layers: shard_model(model, mesh)  # stacked parameters: split as one layer's, behind the layer axis
+        set_layers(model, cfg.scan_layers, cfg.remat)  # how the blocks run (--scan-layers, --remat): the same numbers; a sharded model keeps its split
         return _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log)
     finally:
         set_layers(model, *was)  # the caller's model as it was (predict_run may reuse it)
-        if mesh is not None: shard_model(model, mesh)  # (a no-op where nothing changed)
 
 def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log)->Path:
     out, seeds, S, primary = Path(cfg.out), list(cfg.seeds), len(cfg.seeds), is_primary()
