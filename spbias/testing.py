@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['TINY_WORDS', 'SPECIAL_TOKENS', 'TOKENIZER_KINDS', 'SENTENCES', 'TINY_ARCHS', 'tiny_tokenizer', 'tiny_sp_tokenizer',
-           'tiny_hf_model', 'tiny_checkpoint', 'llama_cpp_permute', 'tiny_gguf', 'on_cpu_devices', 'launch_processes',
-           'on_processes']
+__all__ = ['TINY_WORDS', 'SPECIAL_TOKENS', 'TOKENIZER_KINDS', 'SENTENCES', 'TINY_ARCHS', 'PARITY_REL32', 'PARITY_K16',
+           'PARITY_MEAN16', 'tiny_tokenizer', 'tiny_sp_tokenizer', 'tiny_hf_model', 'tiny_checkpoint',
+           'llama_cpp_permute', 'tiny_gguf', 'softmax', 'parity_stats', 'hf_logits', 'check_parity', 'main_parity',
+           'on_cpu_devices', 'launch_processes', 'on_processes']
 
 # %% ../nbs/07_testing.ipynb #a105ee45
 TINY_WORDS = """the a an is was are were be been and or but not no very so too quite really this that
@@ -208,6 +209,88 @@ def tiny_gguf(path:str|Path, # the .gguf file to write
             w.add_tensor(name, np.zeros((a.shape[0], a.shape[1] // bs * ts), np.uint8), raw_dtype=qt)
     w.write_header_to_file(); w.write_kv_data_to_file(); w.write_tensors_to_file(); w.close()
     return path
+
+# %% ../nbs/07_testing.ipynb #b3c69c5a
+PARITY_REL32 = 1e-5  # float32: max |logit diff| <= PARITY_REL32 * max |logit|
+PARITY_K16, PARITY_MEAN16 = 3.0, 1.5  # bfloat16: max / mean |logit diff| <= these times transformers' own bf16-vs-fp32 difference
+
+def softmax(z:np.ndarray)->np.ndarray:
+    "Softmax over the last axis, in float64."
+    z = np.asarray(z, np.float64); e = np.exp(z - z.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+def parity_stats(ours:np.ndarray, # our logits [B,T,V]
+                 theirs:np.ndarray, # transformers' logits in the same dtype [B,T,V]
+                 real:np.ndarray, # [B,T] bool: the positions compared
+                 exact:np.ndarray|None=None)->dict: # bfloat16 comparisons: transformers' float32 logits (None: a float32 comparison)
+    "Max and mean |logit diff|, max |probability diff| over the vocabulary, their tolerances, and `ok` when all hold."
+    d = np.abs(np.asarray(ours, np.float64) - theirs)[real]
+    p = np.abs(softmax(ours) - softmax(theirs))[real]
+    if exact is None: tol = mean_tol = PARITY_REL32 * float(np.abs(np.asarray(theirs)[real]).max())
+    else:
+        noise = np.abs(np.asarray(theirs, np.float64) - exact)[real]
+        tol, mean_tol = PARITY_K16 * float(noise.max()), PARITY_MEAN16 * float(noise.mean())
+    s = dict(max=float(d.max()), mean=float(d.mean()), prob=float(p.max()), tol=tol, mean_tol=mean_tol, prob_tol=tol / 2)
+    return dict(s, ok=s["max"] <= tol and s["mean"] <= mean_tol and s["prob"] <= tol / 2)
+
+def hf_logits(ref, # a transformers causal LM
+              ids, mask)->np.ndarray: # token ids and attention mask [B,T]
+    "transformers' logits `[B,T,V]` as float32 numpy."
+    import torch
+    with torch.no_grad():
+        return ref(input_ids=torch.as_tensor(np.asarray(ids)), attention_mask=torch.as_tensor(np.asarray(mask))).logits.float().numpy()
+
+# %% ../nbs/07_testing.ipynb #2ea4a347
+def check_parity(spec, # a Hugging Face folder or .gguf file (anything `spbias.checkpoint.resolve_model` takes)
+                 dtypes=("float32",), # "float32" and/or "bfloat16"
+                 texts:list[str]|None=None)->dict: # default: three of SENTENCES
+    "Our logits against transformers' on `texts`, in each dtype: `{dtype: parity_stats}`."
+    from spbias.core import SpbiasError
+    try: import torch, transformers as tf
+    except ImportError as e:
+        raise SpbiasError(f"spbias parity compares with transformers' PyTorch models and cannot import torch ({e}).",
+                          "install torch (CPU wheels: pip install torch --index-url https://download.pytorch.org/whl/cpu), then rerun.")
+    import jax.numpy as jnp
+    from spbias.checkpoint import load_model, resolve_model
+    path = resolve_model(spec)
+    kw = dict(gguf_file=path.name) if path.suffix == ".gguf" else {}
+    ref = tf.AutoModelForCausalLM.from_pretrained(path.parent if kw else path, dtype=torch.float32, attn_implementation="eager", **kw).eval()
+    out, enc, r32 = {}, None, None
+    for dt in dtypes:
+        model, tok, _ = load_model(path, dtype=dt)
+        if enc is None:
+            if tok.pad_token is None: tok.pad_token = tok.eos_token
+            tok.padding_side = "right"
+            enc = tok(list(texts or SENTENCES[:3]), padding=True, return_tensors="np")
+            ids, mask = enc["input_ids"], enc["attention_mask"]
+            r32 = hf_logits(ref, ids, mask)
+        ours = np.asarray(model(jnp.asarray(ids), jnp.asarray(mask)), np.float32)
+        theirs = r32 if dt == "float32" else hf_logits(ref.to(getattr(torch, dt)), ids, mask)  # float32 logits already taken: convert in place
+        out[dt] = parity_stats(ours, theirs, mask > 0, exact=None if dt == "float32" else r32)
+    return out
+
+def main_parity(argv:list[str]|None=None)->int:
+    "`spbias parity DIR`: our logits and next-token probabilities against transformers' for a checkpoint; exit 1 beyond tolerance."
+    import argparse, sys
+    from spbias.cli import HelpFormatter
+    ap = argparse.ArgumentParser(prog="spbias parity", formatter_class=HelpFormatter,
+                                 description="Compare spbias's logits and next-token probabilities with transformers' (PyTorch, CPU) on the same checkpoint.")
+    ap.add_argument("model", help="a Hugging Face model folder (or a .gguf file transformers reads)")
+    ap.add_argument("--dtype", action="append", choices=("float32", "bfloat16"), default=None,
+                    help="compare in this dtype as well as float32 (repeatable) (default: float32 only)")
+    ap.add_argument("--text", action="append", default=None, help="a text to compare on (repeatable) (default: three built-in sentences)")
+    ap.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    a = ap.parse_args(argv)
+    dtypes = tuple(dict.fromkeys(["float32"] + (a.dtype or [])))
+    res = check_parity(a.model, dtypes, a.text)
+    if a.json: print(json.dumps(res, indent=1))
+    else:
+        for dt, s in res.items():
+            print(f"{dt:9s} max |logit diff| {s['max']:.2e} (tolerance {s['tol']:.2e}), mean {s['mean']:.2e} (tolerance {s['mean_tol']:.2e}), "
+                  f"max |prob diff| {s['prob']:.2e} (tolerance {s['prob_tol']:.2e}): {'ok' if s['ok'] else 'BEYOND TOLERANCE'}")
+    bad = [dt for dt, s in res.items() if not s["ok"]]
+    if bad: print(f"spbias parity: {', '.join(bad)} beyond tolerance; see the rules in spbias.testing (nbs/07_testing.ipynb).", file=sys.stderr)
+    return 1 if bad else 0
 
 # %% ../nbs/07_testing.ipynb #df497b2f
 def on_cpu_devices(code:str, # a Python script that prints a JSON value on its last line
