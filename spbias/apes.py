@@ -136,9 +136,12 @@ def main(argv:list[str]|None=None)->int:
     g.add_argument("--domains", type=Path, required=True, help="folder of name,class domain files")
     g.add_argument("--out", type=Path, required=True, help="output CSV")
     g.add_argument("--question", default=" Yes or No?", help="text appended to each statement")
+    g.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     sub.add_parser("predict", help="ask a model (spbias.probe)"); sub.add_parser("report", help="summarise answers (spbias.probe)")
     a = ap.parse_args(argv)
+    from spbias.checks import check_out, check_input_file, make_room
+    check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet")); check_input_file(a.templates, "--templates", "an APES templates CSV")
     df = generate_apes(a.templates, a.domains, a.question)
-    save_table(df, a.out)
+    make_room([a.out]); save_table(df, a.out)
     print(f"wrote {len(df)} statements from {df.template_id.nunique()} templates to {a.out}")
     return 0

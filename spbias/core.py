@@ -188,16 +188,22 @@ def enable_compile_cache(path:str|Path|None=None, # cache folder (default: $SPBI
 # %% ../nbs/00_core.ipynb #b1f87425
 def parse_seeds(spec:str|int|list # e.g. "1001-1015", "1,2,5-7", 7 or [1, 2]
                )->list[int]:
-    "Parse a seed spec into a list of distinct integers, in the order given."
-    if isinstance(spec, int): return [spec]
-    if isinstance(spec, (list, tuple)): return [int(s) for s in spec]
-    out = []
+    "Parse a seed spec into a list of distinct integers, in the order given; a seed named twice is an error."
     fix = "write seeds as integers and inclusive ranges, e.g. '1001-1015' or '1,2,5-7'."
+    if isinstance(spec, bool): raise SpbiasError(f"malformed seeds spec {spec!r}.", fix)
+    if isinstance(spec, int): return [spec]
+    if isinstance(spec, (list, tuple)):
+        bad = [s for s in spec if isinstance(s, bool) or not isinstance(s, (int, np.integer))]
+        if bad: raise SpbiasError(f"malformed seeds list {list(spec)!r}: {bad[0]!r} is not an integer.", fix)
+        spec = ",".join(map(str, spec))
+    out = []
     for part in str(spec).replace(" ", "").split(","):
         if not part: raise SpbiasError(f"malformed seeds spec {spec!r}: empty item.", fix)
         lo, sep, hi = part.partition("-")
         try: a, b = (int(lo), int(hi)) if sep else (int(part), int(part))
         except ValueError: raise SpbiasError(f"malformed seeds spec {spec!r}: {part!r} is not an integer or a range.", fix) from None
         if b < a: raise SpbiasError(f"malformed seeds spec {spec!r}: range {part!r} runs backwards.", fix)
-        out += [s for s in range(a, b+1) if s not in out]
+        twice = [s for s in range(a, b+1) if s in out]
+        if twice: raise SpbiasError(f"seeds spec {spec!r} names seed {twice[0]} twice.", "list each seed once (each seed is one prompt).")
+        out += range(a, b+1)
     return out

@@ -101,28 +101,34 @@ def load_testset(testset:str, tuning:pd.DataFrame)->pd.DataFrame:
 def main(argv:list[str]|None=None)->int:
     "`spbias predict-manual`: score a test set with hand-written prompts."
     from spbias.cli import HelpFormatter
+    from spbias.checks import positive_int, count
     ap = argparse.ArgumentParser(prog="spbias predict-manual", description="Manual-prompt baseline (zero-shot and k-shot), "
                                  "written as a predictions TSV like soft-prompt scoring.", formatter_class=HelpFormatter)
     ap.add_argument("--model", required=True, help="smollm2, a HF folder, a .gguf file or a hub id")
     ap.add_argument("--dataset", required=True, choices=DATASETS, help="tuning set: demonstrations and accuracy")
     ap.add_argument("--data-dir", default=None, help="folder of the tuning set's files (default: shared data / demo)")
     ap.add_argument("--testset", required=True, help="bias set TSV, or train|validation|test of the tuning set")
-    ap.add_argument("--shots", type=int, default=0, help="demonstrations in the prompt (0: zero-shot)")
+    ap.add_argument("--shots", type=count, default=0, help="demonstrations in the prompt (0: zero-shot)")
     ap.add_argument("--wording", default="all", help=f"one of {', '.join(WORDINGS)}, a comma-separated list, or all")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the demonstration draw")
-    ap.add_argument("--batch-size", type=int, default=32, help="rows per forward pass")
+    ap.add_argument("--draw-seed", type=int, default=0, help="seed of the demonstration draw")
+    ap.add_argument("--batch-size", type=positive_int, default=32, help="rows per forward pass")
     ap.add_argument("--no-accuracy", action="store_true", help="skip scoring the validation/test splits (accuracy columns NaN)")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="dtype of the model's weights and activations")
     ap.add_argument("--out", required=True, help="predictions TSV to write")
+    ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
+    from spbias.checks import check_out, make_room
+    from spbias.core import TABLE_FORMATS
+    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     from spbias.checkpoint import load_model
     tuning = load_sentiment(a.dataset, a.data_dir)
     test = load_testset(a.testset, tuning)
     wordings = list(WORDINGS) if a.wording == "all" else a.wording.split(",")
+    if bad := [w for w in wordings if w not in WORDINGS]: raise SpbiasError(f"--wording: {bad} name no wording.", f"use {', '.join(WORDINGS)}, a comma-separated list of them, or all.")
     model, tok, _ = load_model(a.model, dtype=a.dtype)
     df = predict_manual(model, tok, test, tuning, model_name=a.model, dataset=a.dataset, shots=a.shots, wordings=wordings,
-                        seed=a.seed, batch_size=a.batch_size, accuracy=not a.no_accuracy, progress=True)
-    write_predictions(df, a.out)
+                        seed=a.draw_seed, batch_size=a.batch_size, accuracy=not a.no_accuracy, progress=True)
+    make_room([a.out]); write_predictions(df, a.out)
     for rid, g in df.groupby("run_id", sort=False):
         print(f"{rid}: test-set accuracy {(g.y_true == g.y_pred).mean():.3f}, validation accuracy {g.validation_accuracy.iloc[0]:.3f}")
     print(f"wrote {len(df)} rows to {a.out}")

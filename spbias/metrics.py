@@ -400,32 +400,38 @@ def table2_wide(t2:pd.DataFrame)->pd.DataFrame:
     return w
 
 # %% ../nbs/22_metrics.ipynb #a91409e3
-def _refuse_overwrite(paths, force:bool):
-    for p in paths:
-        if p is not None and Path(p).exists() and not force:
-            raise SpbiasError(f"{p} exists, and no command overwrites a result unless told to.", "pass --force to replace it, or choose another path.")
+def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run")):
+    "The --force rule of `checks.check_out` for each output table (None: not asked for)."
+    from spbias.checks import check_out
+    from spbias.core import TABLE_FORMATS
+    for p, flag in zip(paths, flags):
+        if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag)
 
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
+    from spbias.cli import HelpFormatter
+    from spbias.checks import count, positive_int
     ap = argparse.ArgumentParser(prog="spbias gaps", description="Group-fairness gaps with 95% CIs across tuned prompts.",
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                 formatter_class=HelpFormatter)
     ap.add_argument("predictions", nargs="+", type=Path, help="predictions TSVs (or folders of them)")
     ap.add_argument("--out", type=Path, required=True, help="gap table CSV")
-    ap.add_argument("--top-k", type=int, default=5, help="best prompts per model/dataset by validation accuracy (0: all)")
+    ap.add_argument("--top-k", type=count, default=5, help="best prompts per model/dataset by validation accuracy (0: all)")
     ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
     ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
     ap.add_argument("--ci", choices=["t", "papers", "normal", "bootstrap"], default="t",
                     help="95%% CI: Student t; papers (mean ± 1.96 s/√n, old name normal); bootstrap over prompts and templates (needs template_id)")
     ap.add_argument("--adjust", choices=list(ADJUST), default="none",
                     help=f"adjust p-values within {FAMILY_TEXT} (Holm or Benjamini-Hochberg); significance is then adjusted p < 0.05")
-    ap.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples (--ci bootstrap)")
+    ap.add_argument("--n-boot", type=positive_int, default=2000, help="bootstrap resamples (--ci bootstrap)")
     ap.add_argument("--boot-seed", type=int, default=0, help="bootstrap seed (--ci bootstrap)")
     ap.add_argument("--per-run", type=Path, help="also write the per-run gaps to this CSV")
-    ap.add_argument("--force", action="store_true", help="overwrite --out (and --per-run) when it exists")
+    ap.add_argument("--force", action="store_true", help="move an existing --out (and --per-run) aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     _refuse_overwrite([a.out, a.per_run], a.force)
     preds = load_predictions(a.predictions)
     gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, n_boot=a.n_boot, boot_seed=a.boot_seed)
+    from spbias.checks import make_room
+    make_room([a.out, a.per_run])
     if a.per_run: save_table(per_run, a.per_run)
     save_table(gt, a.out)
     print(f"wrote {len(gt)} rows ({gt.model.nunique()} models, {preds.run.nunique()} prompts read) to {a.out}\n"
@@ -442,20 +448,27 @@ def read_gaps(path:str|Path)->pd.DataFrame:
 
 def main_table2(argv:list[str]|None=None)->int:
     "`spbias table2`: net count of models with significant gaps per group, dataset and metric."
+    from spbias.cli import HelpFormatter
     ap = argparse.ArgumentParser(prog="spbias table2", description="The papers' Table 2 from a gap table.",
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                 formatter_class=HelpFormatter)
     ap.add_argument("gaps", type=Path, help="gap table CSV (spbias gaps)")
     ap.add_argument("--out", type=Path, required=True, help="output CSV")
     ap.add_argument("--metrics", default="positive_FPR,negative_FPR", help="comma-separated metrics")
     ap.add_argument("--adjust", choices=list(ADJUST), default=None,
                     help=f"recount significance from p_value adjusted within {FAMILY_TEXT} (not given: count the gap table's significance as it was made)")
     ap.add_argument("--wide", action="store_true", help="write the pivoted table (groups × dataset/metric)")
-    ap.add_argument("--force", action="store_true", help="overwrite --out when it exists")
+    ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     _refuse_overwrite([a.out], a.force)
-    t2 = table2(read_gaps(a.gaps), tuple(a.metrics.split(",")), a.adjust)
+    from spbias.checks import check_input_file, check_gap_table, load_table_or_fail, make_room
+    check_input_file(a.gaps, "GAPS", "the gap table `spbias gaps` wrote")
+    metrics = tuple(m.strip() for m in a.metrics.split(","))
+    try: gaps = read_gaps(a.gaps)
+    except SpbiasError: raise
+    except (ValueError, OSError) as e: raise SpbiasError(f"GAPS {a.gaps} cannot be read as a table ({str(e).strip()[:120]}).", "pass the gap table `spbias gaps` wrote.") from None
+    t2 = table2(check_gap_table(gaps, a.gaps, metrics=metrics), metrics, a.adjust)
     if a.wide:  # one header row: "<dataset> <metric>" columns, so every format holds it
         w = table2_wide(t2); w.columns = [" ".join(str(x) for x in c if str(x)) for c in w.columns]; t2 = w.reset_index()
-    save_table(t2, a.out)
+    make_room([a.out]); save_table(t2, a.out)
     print(f"wrote Table 2 ({t2.group.nunique()} groups) to {a.out}; intervals: {_join(t2.ci_method)}, adjustment: {_join(t2.adjust)}")
     return 0

@@ -199,10 +199,14 @@ def main(argv:list[str]|None=None)->int:
     from spbias.cli import HelpFormatter
     ap = argparse.ArgumentParser(prog="spbias plan", formatter_class=HelpFormatter,
                                  description="Compile the tuning step on abstract parameters for a device mesh and report its per-device memory.")
-    ap.add_argument("model", help=f"a preset ({', '.join(HF_PRESETS)}), a transformers config.json, or a model folder holding one")
+    from spbias.checks import positive_int
+    ap.add_argument("--model", default=None, help=f"a preset ({', '.join(HF_PRESETS)}), a transformers config.json, or a model folder holding one (default: none: name it here or positionally)")
+    ap.add_argument("model_pos", nargs="?", metavar="MODEL", help="the model, positionally (an alias of --model) (default: none)")
     ap.add_argument("--mesh", default="data=1,model=1", help="the device mesh, e.g. data=1,model=8 (TPU v3-8) or data=1,model=4 (4 GPUs)")
     ap.add_argument("--device-memory", default="16GiB", help="memory per device, e.g. 16GiB (TPU v3 core), 48GiB (A40)")
-    ap.add_argument("--seeds", type=int, default=1, help="seeds tuned together in one step")
+    n = ap.add_mutually_exclusive_group()
+    n.add_argument("--seeds", default=None, help="the seeds tuned together in one step, as `spbias tune --seeds` takes them, e.g. 1001-1015 (default: one seed)")
+    n.add_argument("--n-seeds", type=positive_int, default=None, help="how many seeds are tuned together (instead of --seeds) (default: 1)")
     ap.add_argument("--batch-size", type=int, default=16, help="texts per seed and step")
     ap.add_argument("--max-len", type=int, default=128, help="tokens per text (the plan pads every text to it)")
     ap.add_argument("--n-tokens", type=int, default=8, help="soft prompt tokens")
@@ -214,6 +218,9 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--json", default=None, help="also write the figures to this JSON file")
     argv = list(sys.argv[1:] if argv is None else argv)
     a = ap.parse_args(argv)
+    if (a.model is None) == (a.model_pos is None): raise SpbiasError("give the model once: --model MODEL (or MODEL positionally).", "e.g. spbias plan --model llama-2-13b.")
+    from spbias.core import parse_seeds
+    a.model, a.seeds = a.model or a.model_pos, len(parse_seeds(a.seeds)) if a.seeds is not None else (a.n_seeds or 1)
     data, m = parse_mesh(a.mesh)
     for k in ("seeds", "batch_size", "max_len", "n_tokens"):
         if getattr(a, k) < 1: raise SpbiasError(f"--{k.replace('_', '-')} {getattr(a, k)} is not allowed.", "use a positive integer.")

@@ -312,6 +312,7 @@ def _unescape(s:str)->str: return s.replace("\\n", "\n").replace("\\t", "\t")
 def main_predict(argv:list[str]|None=None)->int:
     "`spbias apes predict`: P(Yes)/P(No) for each APES example."
     from spbias.cli import HelpFormatter
+    from spbias.checks import positive_int
     ap = argparse.ArgumentParser(prog="spbias apes predict", description="Ask a model each APES statement; write P(Yes), P(No), prediction, confidence.", formatter_class=HelpFormatter)
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--model", help="local model: smollm2, a HF folder, a .gguf file or a hub id (this or --hosted)")
@@ -323,12 +324,17 @@ def main_predict(argv:list[str]|None=None)->int:
     ap.add_argument("--seed", type=int, default=None, help="seed of --prompt-run (default: best validation accuracy)")
     ap.add_argument("--allow-model-mismatch", action="store_true", help="use --prompt-run even if --model is not the model it was tuned on")
     ap.add_argument("--templates", default=None, help="templates CSV, to add a domain column (default: none)")
-    ap.add_argument("--batch-size", type=int, default=32, help="statements per forward pass")
+    ap.add_argument("--batch-size", type=positive_int, default=32, help="statements per forward pass")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="dtype of the model's weights and activations")
     ap.add_argument("--mesh", default=None, help="device mesh data=1,model=M (the weights split over M devices) or auto (default: one device)")
     ap.add_argument("--cache", default=None, help="hosted answers cache (default: OUT.cache.sqlite)")
     ap.add_argument("--requests-per-s", type=float, default=None, help="hosted rate limit in requests per second (default: none, no limit)")
+    ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
+    from spbias.checks import check_out, check_input_file, check_run, make_room
+    check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet"))
+    check_input_file(a.examples, "--examples", "the CSV written by `spbias apes generate`")
+    if a.prompt_run: check_run(a.prompt_run, "--prompt-run", scoring=False)
     if a.mesh is not None:  # checked before anything loads
         if a.hosted: raise SpbiasError("--mesh needs a local model.", "drop --mesh, or use --model.")
         from spbias.models import parse_mesh
@@ -360,7 +366,7 @@ def main_predict(argv:list[str]|None=None)->int:
             print(f"soft prompt: {a.prompt_run} seed {seed} ({soft.shape[0]} tokens)")
         pred = probe_local(model, tok, ex, prompt, soft, a.batch_size, progress=True)
     if a.templates: pred = with_domain(pred, a.templates)
-    save_table(pred, a.out)
+    make_room([a.out]); save_table(pred, a.out)
     ok = (pred.prediction == pred.label.astype(str)).mean()
     print(f"wrote {len(pred)} answers to {a.out} (error rate {1 - ok:.3f})")
     return 0
@@ -373,10 +379,16 @@ def main_report(argv:list[str]|None=None)->int:
     ap.add_argument("--out", required=True, help="report folder")
     ap.add_argument("--templates", default=None, help="templates CSV, for domains when the predictions have none (default: none)")
     ap.add_argument("--domain-by", default=None, help="a column to use as the domain, e.g. class_1 (default: the domain column, else the templates')")
+    ap.add_argument("--force", action="store_true", help="move an existing --out folder aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
+    from spbias.checks import check_out, check_input_file, make_room
+    check_out(a.out, a.force, kind="folder"); check_input_file(a.predictions, "PREDICTIONS", "the CSV written by `spbias apes predict`")
     if not Path(a.predictions).exists(): raise SpbiasError(f"predictions file {a.predictions} does not exist.", "run `spbias apes predict` first.")
     pred = load_table(a.predictions, keep_default_na=False, na_values={"confidence": [""], "p_yes": [""], "p_no": [""]})
-    errs = write_report(with_domain(pred, a.templates, a.domain_by), a.out)
+    pred = with_domain(pred, a.templates, a.domain_by)
+    missing = [c for c in ("label", "prediction") if c not in pred]
+    if missing: raise SpbiasError(f"PREDICTIONS {a.predictions} lacks the column(s) {missing}.", "pass the CSV written by `spbias apes predict`.")
+    make_room([a.out]); errs = write_report(pred, a.out)
     print(errs.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     if "negated" not in pred:
         print("robustness to negation needs negated pairs (a `negated` column, as `spbias apes generate` writes): not reported.")

@@ -271,9 +271,18 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("which", choices=["czarnowska", "ours"], help="Czarnowska et al.'s templates or our own (data/templates)")
     ap.add_argument("--source", type=Path, help="templates folder (default: czarnowska: the shared data's; ours: data/templates)")
     ap.add_argument("--out", type=Path, required=True, help="output TSV")
-    ap.add_argument("--attributes", help="comma-separated, e.g. age,sexuality (default: all available)")
+    ap.add_argument("--attributes", help="comma-separated attributes or the categories they write, e.g. age,sexuality or grouped_age (default: all available)")
+    ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
-    src, layout, attrs = bias_source(a.which, a.source, [s.strip() for s in a.attributes.split(",")] if a.attributes else None)
-    df = generate(src, attrs, layout); save_bias_set(df, a.out)
+    from spbias.checks import check_out, make_room
+    src, layout, attrs = bias_source(a.which, a.source)
+    if a.attributes:  # an attribute's name, or the category it writes (grouped_age): both name it
+        by_cat = {s["category"]: k for k, s in layout["attributes"].items()}
+        attrs = [by_cat.get(s.strip(), s.strip()) for s in a.attributes.split(",")]
+        bad = [s for s in attrs if s not in layout["attributes"]]
+        if bad: raise SpbiasError(f"--attributes: {bad} are not in the layout of the {a.which} templates.",
+                                  f"use attributes ({', '.join(layout['attributes'])}) or their categories ({', '.join(by_cat)}).")
+    check_out(a.out, a.force, exts=(".tsv", ".csv", ".parquet"))
+    df = generate(src, attrs, layout); make_room([a.out]); save_bias_set(df, a.out)
     print(f"wrote {len(df)} sentences ({', '.join(f'{k} {v}' for k, v in df.groupby('category', sort=False).size().items())}) to {a.out}")
     return 0
