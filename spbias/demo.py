@@ -11,8 +11,8 @@ from .sweep import Sweep, expand, run_sweep, papermill_executor, is_complete
 
 # %% auto #0
 __all__ = ['DEMO', 'ANALYSIS_KEYS', 'DOC_PAGES', 'demo_sweep', 'analysis_notebook', 'analysis_is_current', 'run_analysis',
-           'print_summary', 'main', 'proc_notebooks', 'render_html', 'page_summary', 'check_pages', 'docs_check',
-           'main_docs_check']
+           'print_summary', 'publish_prompts', 'main', 'proc_notebooks', 'render_html', 'page_summary', 'check_pages',
+           'docs_check', 'main_docs_check']
 
 # %% ../nbs/42_demo.ipynb #8542ac72
 DEMO = dict(model="smollm2", dataset="demo", lr=1e-2, n_tokens=8, seeds="1001-1003", batch_size=8, max_steps=60,
@@ -74,13 +74,21 @@ def print_summary(tables:Path, n:int=5, log=print):
         log(f"\nLargest significant gaps, bias set '{name}' ({how}):" +
             ("".join(f"\n  - {l}" for l in lines[:n]) or "\n  (none: no gap is significant by this rule)"))
 
+# %% ../nbs/42_demo.ipynb #5e1a7c03
+def publish_prompts(sweep:Sweep, results:Path, # the sweep and the folder its runs went to
+                    prompts:Path, # where the adapters go: prompts/<dataset>/seed-<s>
+                    top_k:int)->list[Path]:
+    "Export each run's kept prompts (its top k by validation accuracy) as PEFT prompt-tuning adapters with model cards (`spbias.export`)."
+    from spbias.export import export_run
+    return [d for r in expand(sweep) for d in export_run(r.folder(results), Path(prompts)/r.dataset, top_k=top_k, force=True, keep_current=True)]
+
 # %% ../nbs/42_demo.ipynb #373ec121
 def main(argv:list[str]|None=None)->int:
     "`spbias demo`: tune SmolLM2 on the demo set with 3 seeds, score our templates, draw the figures."
     from spbias.core import smollm2_gguf_path, parse_seeds
     from spbias.cli import HelpFormatter
     ap = argparse.ArgumentParser(prog="spbias demo", description="The offline demo: SmolLM2-135M, the demo set, 3 seeds, our templates, figures.", formatter_class=HelpFormatter)
-    ap.add_argument("--out", type=Path, default=None, help="where papermill_runs/, figures/ and tables/ go (default: the repository root)")
+    ap.add_argument("--out", type=Path, default=None, help="where papermill_runs/, figures/, tables/ and prompts/ go (default: the repository root)")
     ap.add_argument("--czarnowska", type=Path, default=None, help="Czarnowska et al.'s templates folder: score that set too (default: none)")
     ap.add_argument("--seeds", default=DEMO["seeds"], help="seeds as in every sweep: an inclusive range or a list, e.g. 1001-1003 or 1,2,5-7 (a bare integer is one seed)")
     ap.add_argument("--max-steps", type=int, default=DEMO["max_steps"], help="training steps")
@@ -102,10 +110,11 @@ def main(argv:list[str]|None=None)->int:
     t1 = time.time()
     print(f"[2/3] analysis: gaps, figures and tables (notebook: nbs/runs/analysis.ipynb) -> {figures}, {tables}")
     run_analysis(results, figures, tables, results/"analysis.ipynb", top_k=len(seeds))
+    prompts = publish_prompts(sweep, results, out/"prompts", top_k=len(seeds))
     print(f"      {time.time() - t1:.0f}s")
     print(f"[3/3] summary (total {time.time() - t0:.0f}s)")
     print_summary(tables)
-    print(f"\nfigures: {figures}\ntables:  {tables}\nnotebooks: {results}")
+    print(f"\nfigures: {figures}\ntables:  {tables}\nprompts: {out/'prompts'} ({len(prompts)} PEFT adapters with model cards)\nnotebooks: {results}")
     return 0
 
 # %% ../nbs/42_demo.ipynb #f7c6f8fe

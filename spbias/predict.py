@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, functools, hashlib, json, math, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
-from .core import SpbiasError, atomic_write_text, move_aside, save_table
+from .core import SpbiasError, atomic_write_text, move_aside, save_table, TABLE_FORMATS
 from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
 from .models import parse_mesh, shard_seeds, mesh_note
@@ -124,9 +124,8 @@ def predict_run(run_dir:str|Path, # a run folder
 # %% ../nbs/13_predict.ipynb #4b1d915c
 def read_testset(path:str|Path)->pd.DataFrame:
     "A bias set TSV (with or without header) as a table label, category, group, text, template_id."
-    if not Path(path).exists(): raise SpbiasError(f"test set {path} does not exist.", "pass a TSV with label, category, group, text.")
-    from spbias.templates import load_bias_set
-    return load_bias_set(Path(path))
+    from spbias.checks import check_bias_set
+    return check_bias_set(path, "--testset")  # encoding, columns, rows, labels and texts checked, each error naming the row
 
 def tuning_split_table(table:pd.DataFrame, split:str)->pd.DataFrame:
     "One split of a tuning table as a scorable table (category 'sentiment', group = split)."
@@ -140,32 +139,42 @@ def write_predictions(df:pd.DataFrame, path:str|Path)->Path:
 # %% ../nbs/13_predict.ipynb #a2c9128f
 def main(argv:list[str]|None=None)->int:
     "spbias predict: score a bias test set with every seed of a run."
-    p = argparse.ArgumentParser(prog="spbias predict", description="Score a test set with every seed of a tuning run.",
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--run", required=True, help="run folder written by spbias tune")
+    from spbias.cli import HelpFormatter
+    from spbias.checks import positive_int, check_out, check_run, make_room
+    p = argparse.ArgumentParser(prog="spbias predict", description="Score a test set with every seed of a tuning run, or with PEFT prompt-tuning adapters (--prompt).",
+                                formatter_class=HelpFormatter)
+    p.add_argument("--run", default=None, help="run folder written by spbias tune (or --prompt)")
+    p.add_argument("--prompt", action="append", default=None, help="a PEFT prompt-tuning adapter folder (spbias export's or anyone's) instead of --run; repeat for several")
+    p.add_argument("--model", default=None, help="with --prompt: the base model (default: the one the adapters name)")
     p.add_argument("--testset", required=True, help="TSV: label, category, group, text[, template_id] (header optional), "
                    "or train / validation / test to score a split of the run's tuning set")
     p.add_argument("--out", required=True, help="predictions file to write: .tsv (the published format), .csv or .parquet")
-    p.add_argument("--top-k", type=int, default=None, help="score only the k usable seeds with the best validation accuracy (default: every finished seed)")
-    p.add_argument("--batch-size", type=int, default=64, help="rows per scoring batch")
+    p.add_argument("--top-k", type=positive_int, default=None, help="score only the k usable seeds with the best validation accuracy (default: every finished seed)")
+    p.add_argument("--batch-size", type=positive_int, default=64, help="rows per scoring batch")
     p.add_argument("--mesh", default=None, help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one device)")
     p.add_argument("--allow-model-mismatch", action="store_true", help="score even if the model differs from the one the run was tuned on")
     p.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     from spbias.distributed import add_arguments, initialize_from
     add_arguments(p)
     a = p.parse_args(argv)
-    if Path(a.out).exists() and not a.force:
-        raise SpbiasError(f"{a.out} exists.", "choose another --out, or pass --force to move the old file aside (nothing is deleted).")
+    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))  # every input is checked before the model loads or anything moves
+    if (a.run is None) == (a.prompt is None): p.error("give either --run RUN or --prompt DIR (one or more), not both")
+    if a.run: check_run(a.run)
+    else:
+        from spbias.export import read_adapter, predict_prompts
+        adapters = [read_adapter(d) for d in a.prompt]
     if a.testset in ("train", "validation", "test"):
         from spbias.data import load_sentiment
-        run = load_run(a.run)[0]["run"]
+        run = load_run(a.run)[0]["run"] if a.run else next((d["meta"]["tuning"] for d in adapters if d["meta"]), None)
+        if run is None: raise SpbiasError(f"--testset {a.testset} needs the tuning set, which only a spbias adapter (with spbias.json) names.", "pass a bias-set TSV as --testset.")
         table = tuning_split_table(load_sentiment(run["dataset"], run["data_dir"], split=a.testset, mapping=run["mapping"]), a.testset)
     else: table = read_testset(a.testset)
     initialize_from(a)  # several processes: joined before anything uses JAX
-    pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k, allow_model_mismatch=a.allow_model_mismatch, mesh=a.mesh)
+    if a.run: pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k, allow_model_mismatch=a.allow_model_mismatch, mesh=a.mesh)
+    else: pred = predict_prompts(adapters, table, model=a.model, batch_size=a.batch_size, allow_model_mismatch=a.allow_model_mismatch)
     if not is_primary(): return 0  # process 0 writes the file
-    if Path(a.out).exists(): print(f"--force: moved the old {a.out} aside to {move_aside(a.out)}")
+    make_room([a.out])  # --force: the old file moved aside only now, with the new one ready
     write_predictions(pred, a.out)
-    acc = pred.assign(ok=pred.y_true == pred.y_pred).groupby("seed").ok.mean()
+    acc = pred.assign(ok=pred.y_true == pred.y_pred).groupby("seed" if a.run else ["run_id", "seed"]).ok.mean()
     print(f"wrote {len(pred)} rows to {a.out}; accuracy per seed: " + ", ".join(f"{s}: {v:.3f}" for s, v in acc.items()))
     return 0
