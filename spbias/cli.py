@@ -10,14 +10,16 @@ from pathlib import Path
 from .core import SpbiasError, enable_compile_cache
 
 # %% auto #0
-__all__ = ['COMMANDS', 'main', 'HelpFormatter', 'doctor', 'main_doctor']
+__all__ = ['COMMANDS', 'main', 'HelpFormatter', 'doctor', 'expected_accelerator', 'accelerator_problems', 'main_doctor']
 
 # %% ../nbs/99_cli.ipynb #b44ad9c0
 COMMANDS = {  # name: (module:function, one-line help)
     "info":           ("spbias.checkpoint:main_info", "architecture, sizes and label-word token ids of a model"),
     "next-token":     ("spbias.checkpoint:main_next_token", "the K most probable next tokens after a text"),
+    "parity":         ("spbias.testing:main_parity", "compare a checkpoint's logits with transformers' (needs torch)"),
     "tune":           ("spbias.tune:main", "tune soft prompts on a sentiment set, many seeds at once"),
     "predict":        ("spbias.predict:main", "score a bias test set with every seed of a run"),
+    "export":         ("spbias.export:main", "a run's prompts as Hugging Face PEFT prompt-tuning adapters with model cards"),
     "templates":      ("spbias.templates:main", "generate bias test sets (czarnowska | ours)"),
     "gaps":           ("spbias.metrics:main_gaps", "group-fairness gaps with 95% CIs from predictions TSVs"),
     "table2":         ("spbias.metrics:main_table2", "the papers' Table 2: net count of significant gaps"),
@@ -35,7 +37,7 @@ _COMPILES = {"info", "next-token", "tune", "predict", "apes", "predict-manual"} 
 def _usage()->str:
     w = max(map(len, COMMANDS))
     lines = [f"  {k:<{w}}  {h}" for k, (_, h) in COMMANDS.items()]
-    return ("usage: spbias [--version] COMMAND [ARGS...]\n\n"
+    return ("usage: spbias [--version] [--debug] COMMAND [ARGS...]\n\n"
             "Measure social bias in language models by soft-prompt tuning.\n\ncommands:\n" + "\n".join(lines) +
             "\n\nRun 'spbias COMMAND --help' for a command's options.")
 
@@ -43,6 +45,8 @@ def main(argv:list[str]|None=None # arguments after the program name (default: s
         )->int:
     "Entry point of the `spbias` console script."
     argv = list(sys.argv[1:] if argv is None else argv)
+    debug = bool(argv) and argv[0] == "--debug"  # show the traceback of an error (for a bug report)
+    if debug: argv = argv[1:]
     if not argv or argv[0] in ("-h", "--help"):
         print(_usage()); return 0
     if argv[0] in ("-V", "--version"):
@@ -57,18 +61,25 @@ def main(argv:list[str]|None=None # arguments after the program name (default: s
         print(f"spbias: command {name!r} is not available in this install ({e}).", file=sys.stderr); return 2
     if name in _COMPILES: enable_compile_cache()
     try: return int(func(argv[1:]) or 0)
+    except SystemExit as e: return e.code if isinstance(e.code, int) else int(e.code is not None)  # argparse: its message is printed
     except SpbiasError as e:
+        if debug: raise
         print(f"spbias {name}: error: {e}", file=sys.stderr); return 2
     except KeyboardInterrupt:
         print(f"spbias {name}: interrupted; finished work is kept on disk.", file=sys.stderr); return 130
+    except Exception as e:  # a failure no check foresaw: one line, and the way to the traceback
+        if debug: raise
+        print(f"spbias {name}: error: {type(e).__name__}: {e} (a bug, or an input no check catches yet). "
+              f"Fix: run 'spbias --debug {name} ...' for the traceback and report it.", file=sys.stderr); return 1
 
 # %% ../nbs/99_cli.ipynb #b8aca446
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    "Help that shows each option's default, or `(required)`, after its text."
+    "Help that shows each option's default once (none when its text states it, none for a switch), or `(required)`, after its text."
     def _get_help_string(self, action):
         h = action.help or ""
-        if "%(default)" in h or "(default:" in h or action.default is argparse.SUPPRESS: return h
         if action.required: return h + " (required)"
+        switch = isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction))
+        if "%(default)" in h or "(default:" in h or action.default is argparse.SUPPRESS or switch: return h
         return super()._get_help_string(action)
 
 # %% ../nbs/99_cli.ipynb #208495dd
@@ -86,7 +97,8 @@ def _compile_cache_dir()->str:
     if jax.config.jax_compilation_cache_dir: return f"{jax.config.jax_compilation_cache_dir} (already set in jax.config: it wins)"
     return str(Path(spec).expanduser() if spec.strip() else Path.home()/".cache"/"spbias"/"jax")
 
-def doctor()->tuple[list[tuple[str, str]], list[SpbiasError]]:
+def doctor(accel:str|None=None # the accelerator this install is for (default: `expected_accelerator`)
+          )->tuple[list[tuple[str, str]], list[SpbiasError]]:
     "What this install uses, as (what, value) rows, and its problems, each a `SpbiasError` with its fix."
     from spbias import core
     rows, problems = [], []
@@ -101,14 +113,47 @@ def doctor()->tuple[list[tuple[str, str]], list[SpbiasError]]:
         try: rows.append((what, str(find())))
         except SpbiasError as e: rows.append((what, "not found")); problems.append(e)
     rows.append(("compile cache", _compile_cache_dir()))
+    accel = accel or expected_accelerator()
+    rows.append(("accelerator", f"{accel} (expected{'' if accel == 'cpu' else ': ' + _EXTRA_OF[accel]})"))
+    if accel != "cpu": problems += accelerator_problems(accel, rows[0][1] if rows[0][0] == "jax backend" else None)
     return rows, problems
+
+_EXTRA_OF = {"cuda": "pip install -e '.[cuda]' (make install ACCEL=cuda)", "tpu": "pip install -e '.[tpu]' (make install ACCEL=tpu)"}
+_PLUGINS = {"cuda": ("jax-cuda12-plugin", "jax-cuda13-plugin"), "tpu": ("libtpu", "libtpu-nightly")}
+
+def expected_accelerator()->str:
+    "The accelerator this install was made for: $SPBIAS_ACCEL, else the one whose JAX plugin is installed, else cpu."
+    import os
+    env = os.environ.get("SPBIAS_ACCEL", "").strip().lower()
+    if env: return env
+    return next((a for a, dists in _PLUGINS.items() if any(_version(d) for d in dists)), "cpu")
+
+def accelerator_problems(accel:str, # "cuda" or "tpu"
+                         backend:str|None # the backend JAX started with (None: it did not start)
+                        )->list[SpbiasError]:
+    "What keeps a run off the accelerator, or makes every run compile again there, each with its fix."
+    if accel not in _PLUGINS: return [SpbiasError(f"SPBIAS_ACCEL={accel!r} is no accelerator spbias knows.", "set it to cuda, tpu or cpu, or unset it.")]
+    out, want = [], {"cuda": "gpu", "tpu": "tpu"}[accel]
+    if not any(_version(d) for d in _PLUGINS[accel]):
+        out.append(SpbiasError(f"a CPU-only JAX: no {' or '.join(_PLUGINS[accel])} is installed, so runs stay on the CPU.", _EXTRA_OF[accel]))
+    elif backend != want:
+        seen = "no GPU" if accel == "cuda" else "no TPU"
+        fix = ("check `nvidia-smi` and CUDA_VISIBLE_DEVICES, and that the NVIDIA driver is at least what the CUDA wheels need"
+               if accel == "cuda" else "run on a TPU VM, and make sure no other process holds the TPU (`sudo lsof -w /dev/accel*`)")
+        out.append(SpbiasError(f"JAX's {accel} plugin is installed but JAX sees {seen} (backend: {backend}).", fix + "."))
+    if _compile_cache_dir().startswith("off"):
+        out.append(SpbiasError("the compilation cache is off: every run compiles its steps again (minutes on an accelerator).",
+                               "unset SPBIAS_JAX_CACHE, or point it at a writable folder."))
+    return out
 
 def main_doctor(argv:list[str]|None=None)->int:
     "`spbias doctor`: print what this install uses and each problem with its fix; 1 when there is a problem."
     ap = argparse.ArgumentParser(prog="spbias doctor", description="What this install uses (JAX devices, versions, data, model, caches) and what is wrong with it.",
                                  formatter_class=HelpFormatter)
-    ap.parse_args(argv)
-    rows, problems = doctor()
+    ap.add_argument("--accel", choices=["cpu", "cuda", "tpu"], default=None,
+                    help="the accelerator this install is for; checks that JAX runs on it (default: $SPBIAS_ACCEL, else the one whose JAX plugin is installed)")
+    a = ap.parse_args(argv)
+    rows, problems = doctor(a.accel)
     w = max(len(k) for k, _ in rows)
     for k, v in rows: print(f"{k:>{w}}: {v}")
     print("\nno problems found" if not problems else f"\n{len(problems)} problem(s):")

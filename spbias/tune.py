@@ -20,9 +20,9 @@ from .models import parse_mesh, shard_seeds, mesh_note, set_layers
 from .distributed import is_primary, to_host, broadcast, barrier
 
 # %% auto #0
-__all__ = ['SEED_LOOPS', 'FINISHED', 'PRE_RUN_FILES', 'STATUSES', 'USABLE', 'TuneConfig', 'should_stop', 'make_optimizer',
-           'make_train_step', 'weights_fingerprint', 'run_id', 'run_state', 'evaluate', 'make_batcher', 'train_batch',
-           'step_size', 'lineup', 'tune', 'read_summaries', 'main']
+__all__ = ['SEED_LOOPS', 'FINISHED', 'PRE_RUN_FILES', 'STATUSES', 'USABLE', 'SUMMARY_CSV_COLUMNS', 'TuneConfig', 'should_stop',
+           'make_optimizer', 'make_train_step', 'weights_fingerprint', 'run_id', 'run_state', 'evaluate',
+           'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune', 'read_summaries', 'write_summary_csv', 'main']
 
 # %% ../nbs/12_tune.ipynb #a4573a7a
 def _label_words(words)->tuple:
@@ -69,7 +69,7 @@ class TuneConfig:
     mesh:str|None=None # device mesh "data=D,model=M" or "auto" (None: one device; several processes: auto); how to run, not part of the run identity
     seed_loop:str="auto" # seeds in the step: "vmap" (one batch), "map" (one after another) or "auto" (map on a CPU, else vmap); not part of the identity
     remat:bool=False # recompute each decoder block in the backward pass (less memory, more compute); not part of the identity
-    scan_layers:bool=False # run the decoder blocks as one scanned block (compiles in a time independent of depth); not part of the identity
+    scan_layers:bool=True # run the decoder blocks as one scanned block (compiles in a time independent of depth: the first step in seconds); False: unrolled; not part of the identity
     out:str="runs_out/tune" # run folder
     resume:bool=False # continue this run from its last checkpoint in `out` (a finished run: nothing to do)
     force:bool=False # move whatever `out` holds aside (to `<out>.replaced-<time>`) and start afresh
@@ -98,12 +98,11 @@ class TuneConfig:
         pos("seed_loop", self.seed_loop in SEED_LOOPS, f"use one of: {', '.join(SEED_LOOPS)}.")
         pos("buckets", len(self.buckets) > 0 and list(self.buckets) == sorted(set(self.buckets)) and self.buckets[0] > 0,
             "give increasing positive bucket lengths.")
-        if self.early_stopping and self.min_steps >= self.max_steps:
-            msg = f"min_steps {self.min_steps} ≥ max_steps {self.max_steps}: early stopping can never fire."
-            if self.eval_every <= self.max_steps:
-                raise SpbiasError(msg, "lower --min-steps below --max-steps (the papers: 2500 of up to 10000), "
-                                       "or pass --no-early-stopping to run every seed for max_steps.")
-            warnings.warn(msg + " The run evaluates only at its last step (eval_every > max_steps), so no seed stops early.")
+        if self.early_stopping and self.min_steps >= self.max_steps:  # a short run: one rule, one warning
+            from spbias.checks import warn
+            warn("tune", f"min_steps {self.min_steps} ≥ max_steps {self.max_steps}: early stopping cannot fire, so every seed runs "
+                         f"{self.max_steps} steps and keeps its best evaluation. Lower --min-steps (the papers: 2500 of up to 10000) "
+                         "for early stopping, or pass --no-early-stopping to say so and silence this.")
 
     @property
     def prompt(self)->PromptConfig: return PromptConfig(self.n_tokens, self.init, self.init_text)
@@ -451,6 +450,7 @@ def tune(cfg:TuneConfig, # the run
     out = Path(cfg.out)
     log = tqdm.write if progress and is_primary() else (lambda *a: None)  # (lines above the progress bar)
     (model, tokenizer, mcfg), table, mesh = _load(cfg, model, table)  # a mesh that cannot work fails before the run folder is touched
+    loaded = time.perf_counter()  # the time to the first step counts from here
     was = (model.scanned, model.remat)
     try:
         set_layers(model)  # the fingerprint is of the model's own parameters, one block after another
@@ -458,11 +458,11 @@ def tune(cfg:TuneConfig, # the run
         how = _agree_out(cfg, record, log)
         if how == "finished": return out
         set_layers(model, cfg.scan_layers, cfg.remat)  # how the blocks run (--scan-layers, --remat): the same numbers; a sharded model keeps its split
-        return _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log)
+        return _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded)
     finally:
         set_layers(model, *was)  # the caller's model as it was (predict_run may reuse it)
 
-def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log)->Path:
+def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded=None)->Path:
     out, seeds, S, primary = Path(cfg.out), list(cfg.seeds), len(cfg.seeds), is_primary()
     if not primary: print(f"process {jax.process_index()} of {jax.process_count()}: computing; process 0 writes {out}")
     label_ids = jnp.asarray(record["label_token_ids"])
@@ -509,6 +509,9 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
         ok = st["active"]
         st["train_sum"][ok] += losses[ok]; st["train_n"][ok] += 1
         done = step + 1
+        if step == start and loaded is not None:
+            first_step_s = time.perf_counter() - loaded
+            log(f"first step done {first_step_s:.1f} s after the weights were loaded (compiling included)")
         if _fault(f"step:{done}"): _kill_now()
         if done % cfg.eval_every == 0 or done == cfg.max_steps:
             on.sync()
@@ -563,40 +566,52 @@ def read_summaries(run_dir:str|Path)->pd.DataFrame:
     rows = [json.loads(p.read_text()) for p in sorted(Path(run_dir).glob("seed-*/summary.json"))]
     return pd.DataFrame(rows)
 
+# %% ../nbs/12_tune.ipynb #bbd3cc34
+SUMMARY_CSV_COLUMNS = ["seed", "status", "best_step", "validation_accuracy", "test_accuracy"]
+
+def write_summary_csv(run_dir:str|Path)->pd.DataFrame:
+    "The per-seed summary of a run (`SUMMARY_CSV_COLUMNS`), written atomically to `summary.csv` in it; the table."
+    from spbias.core import save_table
+    df = read_summaries(run_dir).reindex(columns=SUMMARY_CSV_COLUMNS)
+    save_table(df, Path(run_dir)/"summary.csv")
+    return df
+
 # %% ../nbs/12_tune.ipynb #feaae0a9
 def main(argv:list[str]|None=None)->int:
     "spbias tune: tune soft prompts on a sentiment set, many seeds at once."
+    from spbias.cli import HelpFormatter
+    from spbias.checks import positive_int, count, check_out
     p = argparse.ArgumentParser(prog="spbias tune", description="Tune soft prompts (one per seed) on a sentiment set.",
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                formatter_class=HelpFormatter)
     p.add_argument("--model", default="smollm2", help="smollm2, an HF folder, a .gguf file or a hub id")
     p.add_argument("--dataset", default="demo", choices=["demo", "sst5", "semeval"], help="tuning set")
     p.add_argument("--data-dir", default=None, help="folder of the dataset's local files (default: shared data, the hub, data/demo)")
     p.add_argument("--mapping", default="default", choices=["default", "extreme"], help="label collapse")
-    p.add_argument("--seeds", default="1001", help="seed spec, e.g. 1001-1015")
-    p.add_argument("--n-tokens", type=int, default=8, help="soft prompt tokens")
+    p.add_argument("--seeds", default="1001", help="seeds, each named once: an inclusive range or a list, e.g. 1001-1015 or 1,2,5-7")
+    p.add_argument("--n-tokens", type=positive_int, default=8, help="soft prompt tokens")
     p.add_argument("--init", default="bos", choices=["bos", "vocab", "text"], help="prompt initialisation")
     p.add_argument("--init-text", default=None, help="text for --init text")
     p.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate")
     p.add_argument("--weight-decay", type=float, default=0.01, help="AdamW weight decay")
-    p.add_argument("--warmup-steps", type=int, default=0, help="linear warmup steps")
+    p.add_argument("--warmup-steps", type=count, default=0, help="linear warmup steps")
     p.add_argument("--clip-norm", type=float, default=None, help="clip each seed's gradient to this norm")
-    p.add_argument("--batch-size", type=int, default=16, help="training examples per seed and step")
-    p.add_argument("--eval-batch-size", type=int, default=64, help="rows per scoring batch")
-    p.add_argument("--eval-every", type=int, default=100, help="evaluate on validation every k steps (and at the last)")
-    p.add_argument("--min-steps", type=int, default=2500, help="no early stop before this step")
-    p.add_argument("--max-steps", type=int, default=10000, help="cap on steps")
-    p.add_argument("--patience", type=int, default=5, help="stop when a loss exceeds the max of this many previous ones")
+    p.add_argument("--batch-size", type=positive_int, default=16, help="training examples per seed and step")
+    p.add_argument("--eval-batch-size", type=positive_int, default=64, help="rows per scoring batch")
+    p.add_argument("--eval-every", type=positive_int, default=100, help="evaluate on validation every k steps (and at the last)")
+    p.add_argument("--min-steps", type=count, default=2500, help="no early stop before this step")
+    p.add_argument("--max-steps", type=positive_int, default=10000, help="cap on steps")
+    p.add_argument("--patience", type=positive_int, default=5, help="stop when a loss exceeds the max of this many previous ones")
     p.add_argument("--no-early-stopping", action="store_true", help="run every seed for --max-steps")
     p.add_argument("--loss", default="full_vocab", choices=list(LOSSES), help="training loss")
     p.add_argument("--label-words", default=",".join(LABEL_NAMES), help="the answer words of negative, neutral and positive, comma-separated")
     p.add_argument("--first-token", action="store_true", help="score a label word of several tokens by its first token")
     p.add_argument("--checkpoint-every", type=int, default=None, help="checkpoint every N steps (default: at every evaluation; 0: never)")
-    p.add_argument("--max-len", type=int, default=128, help="longest text in tokens (longer texts keep their last tokens)")
+    p.add_argument("--max-len", type=positive_int, default=128, help="longest text in tokens (longer texts keep their last tokens)")
     p.add_argument("--data-seed", type=int, default=0, help="seed of the batch schedule shared by all seeds")
     p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="model dtype")
     p.add_argument("--mesh", default=None, help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one device)")
     p.add_argument("--remat", action="store_true", help="recompute each decoder block in the backward pass (saves memory with --scan-layers; see spbias plan)")
-    p.add_argument("--scan-layers", action="store_true", help="run the decoder blocks as one scanned block: compile time independent of depth")
+    p.add_argument("--scan-layers", action=argparse.BooleanOptionalAction, default=True, help="run the decoder blocks as one scanned block (compile time independent of depth); --no-scan-layers: unrolled")
     p.add_argument("--seed-loop", default="auto", choices=list(SEED_LOOPS), help="seeds in the step: one vmapped batch, or mapped one after another (auto: map on a CPU)")
     p.add_argument("--no-packing", action="store_true", help="one text a row in length-bucketed batches (default: packed rows)")
     p.add_argument("--out", required=True, help="run folder")
@@ -605,6 +620,7 @@ def main(argv:list[str]|None=None)->int:
     from spbias.distributed import add_arguments, initialize_from
     add_arguments(p)
     a = p.parse_args(argv)
+    check_out(a.out, a.force, kind="folder", rule=False)  # a file there, or a place that cannot be created: refused before the model loads
     cfg = TuneConfig(model=a.model, dataset=a.dataset, data_dir=a.data_dir, mapping=a.mapping, seeds=a.seeds, n_tokens=a.n_tokens,
                      init=a.init, init_text=a.init_text, lr=a.lr, weight_decay=a.weight_decay, warmup_steps=a.warmup_steps,
                      clip_norm=a.clip_norm, batch_size=a.batch_size, eval_batch_size=a.eval_batch_size, eval_every=a.eval_every,
@@ -614,5 +630,5 @@ def main(argv:list[str]|None=None)->int:
     initialize_from(a)  # several processes: joined now, before anything uses JAX (the flags were checked first)
     run = tune(cfg)
     if not is_primary(): return 0  # process 0 prints the summary of the files it wrote
-    print(read_summaries(run)[["seed", "status", "best_step", "validation_accuracy", "test_accuracy"]].to_string(index=False))
+    print(f"run folder: {run}\n" + write_summary_csv(run).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     return 0
