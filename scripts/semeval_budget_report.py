@@ -1,0 +1,76 @@
+"""The budget experiment's small files (issue 25): learning curves, per-seed summaries and a figure, from its run folders.
+
+    python scripts/semeval_budget_report.py [--runs results/smollm2-135m/semeval-budget/runs] [--out results/smollm2-135m/semeval-budget]
+
+Reads each run folder's config.json and every seed's metrics.jsonl (and summary.json once the run has finished), and writes
+curves.csv (one row per run, seed and evaluation), seeds.csv (one row per run and seed: the best evaluation so far, and the
+final status and test accuracy once finished) and figures/learning_curve.png (validation accuracy and loss against the step,
+with the validation split's majority class). Runs still going are reported as far as they got. The files it writes are its
+own; they are replaced on every call (they are derived from the run folders, which it never changes).
+"""
+import argparse, json
+from pathlib import Path
+import numpy as np, pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = ROOT/"results"/"smollm2-135m"/"semeval-budget"
+
+
+def read_runs(runs:Path)->tuple[pd.DataFrame, pd.DataFrame, dict]:
+    "Learning curves and per-seed rows of every run folder under `runs`, and each run's validation majority-class share."
+    curves, seeds, majority = [], [], {}
+    for cfg_path in sorted(Path(runs).glob("*/config.json")):
+        run, cfg = cfg_path.parent, json.loads(cfg_path.read_text())
+        r, counts = cfg["run"], cfg["class_counts"]["validation"]
+        majority[run.name] = max(counts) / sum(counts)
+        for s in r["seeds"]:
+            m = run/f"seed-{s}"/"metrics.jsonl"
+            rows = [json.loads(l) for l in m.read_text().splitlines() if l.strip()] if m.exists() else []
+            curves += [dict(run=run.name, loss=r["loss"], seed=s, **x) for x in rows]
+            summ = run/f"seed-{s}"/"summary.json"
+            done = json.loads(summ.read_text()) if summ.exists() else {}
+            best = max(rows, key=lambda x: (x["eval_accuracy"], -x["eval_loss"])) if rows else {}
+            seeds.append(dict(run=run.name, loss=r["loss"], lr=r["lr"], batch_size=r["batch_size"], max_steps=r["max_steps"],
+                              min_steps=r["min_steps"], early_stopping=r["early_stopping"], seed=s,
+                              last_step=rows[-1]["step"] if rows else 0, n_evaluations=len(rows),
+                              best_step=best.get("step"), best_validation_accuracy=best.get("eval_accuracy"),
+                              best_validation_loss=best.get("eval_loss"), finished=bool(done),
+                              status=done.get("status", "running"), test_accuracy=done.get("test_accuracy"),
+                              validation_majority=majority[run.name], validation_size=cfg["split_sizes"]["validation"]))
+    return pd.DataFrame(curves), pd.DataFrame(seeds), majority
+
+
+def draw(curves:pd.DataFrame, majority:dict, path:Path):
+    "Validation accuracy (with the majority class) and loss against the step, one line per run and seed."
+    import matplotlib; matplotlib.use("Agg")
+    import matplotlib.pyplot as plt, seaborn as sns
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4), constrained_layout=True)
+    sns.lineplot(curves, x="step", y="eval_accuracy", hue="run", style="seed", ax=a, marker="o", markersize=3)
+    for k, (run, share) in enumerate(sorted(majority.items())):
+        a.axhline(share, color="grey", ls="--", lw=1, label="majority class" if k == 0 else None)
+    a.set(title="SemEval-2018 V-oc: validation accuracy (whole split)", xlabel="training step (batch 8)", ylabel="accuracy")
+    a.legend(fontsize=8)
+    sns.lineplot(curves, x="step", y="eval_loss", hue="run", style="seed", ax=b, marker="o", markersize=3, legend=False)
+    b.set(title="validation loss (each run's own loss)", xlabel="training step (batch 8)", ylabel="loss", yscale="log")
+    fig.suptitle("SmolLM2-135M, 8 soft tokens, lr 1e-3: does a larger budget lift SemEval above the majority class?", fontsize=10)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--runs", default=str(HERE/"runs"), help="folder holding the run folders (full_vocab, label_tokens)")
+    p.add_argument("--out", default=str(HERE), help="where curves.csv, seeds.csv and figures/ go")
+    a = p.parse_args(argv)
+    from spbias.core import atomic_write_text
+    curves, seeds, majority = read_runs(Path(a.runs))
+    if curves.empty: raise SystemExit(f"no evaluations under {a.runs} yet: run scripts/semeval_budget.sh first.")
+    out = Path(a.out)
+    atomic_write_text(out/"curves.csv", curves.to_csv(index=False))
+    atomic_write_text(out/"seeds.csv", seeds.to_csv(index=False, float_format="%.4f"))
+    draw(curves, majority, out/"figures"/"learning_curve.png")
+    print(seeds.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+
+
+if __name__ == "__main__":
+    main()
