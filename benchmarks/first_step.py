@@ -42,7 +42,7 @@ import json, sys, time, statistics
 import jax, jax.numpy as jnp, numpy as np
 jax.config.update("jax_enable_compilation_cache", False)
 from flax import nnx
-from spbias.checkpoint import load_model
+from spbias.pretrained import load_model
 from spbias.models import set_layers
 from spbias.tune import TuneConfig, make_optimizer, make_train_step, make_batcher, train_batch
 from spbias.data import load_sentiment, encode_texts

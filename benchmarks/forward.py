@@ -37,8 +37,9 @@ if args.child:
     import torch, transformers as tf
     torch.set_num_threads(N)
     tf.utils.logging.set_verbosity_error(); tf.utils.logging.disable_progress_bar()
-    from spbias.config import ModelConfig
-    from spbias.checkpoint import read_gguf, model_from_tensors, load_tokenizer
+    from spbias.families import config_from_hf
+    from spbias.weights import read_gguf, model_from_tensors
+    from spbias.pretrained import load_tokenizer
     from spbias.testing import SENTENCES
 from spbias.core import smollm2_gguf_path, atomic_write_json
 
@@ -46,7 +47,7 @@ def build_models():
     "Our model and transformers' LlamaForCausalLM with the very same (dequantised) weights."
     path = smollm2_gguf_path()
     hf, tensors = read_gguf(path)
-    cfg = ModelConfig.from_hf(hf, dtype="float32")
+    cfg = config_from_hf(hf, dtype="float32")
     ours = model_from_tensors(cfg, tensors, source=str(path))
     ref = tf.LlamaForCausalLM(tf.LlamaConfig(**{k: v for k, v in hf.items() if k != "model_type"})).float().eval()
     missing, unexpected = ref.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in tensors.items()}, strict=False)

@@ -63,7 +63,7 @@ def spbias_speed(model_t, ids, labels, seeds:list[int], steps:int, batch_size:in
     from spbias.data import LABEL_NAMES
     from spbias.prompt import PromptConfig, prompt_base
     from spbias.tune import TuneConfig, make_optimizer, make_train_step, make_batcher, train_batch
-    from spbias.checkpoint import label_token_ids
+    from spbias.pretrained import label_token_ids
     from work import train_macs
     model, tok, mcfg = model_t
     cfg = TuneConfig(seeds=seeds, lr=1e-3, batch_size=batch_size)
@@ -105,7 +105,7 @@ def peft_speed(folder_or_model, tokenizer, texts, labels, steps:int, batch_size:
     import torch, transformers as tf
     from peft import PromptTuningConfig, PromptTuningInit, TaskType, get_peft_model
     from spbias.data import LABEL_NAMES
-    from spbias.checkpoint import label_token_ids
+    from spbias.pretrained import label_token_ids
     from work import train_macs
     torch.manual_seed(seed)
     base = folder_or_model().to(device)
@@ -157,7 +157,7 @@ def main(argv=None):
     a = p.parse_args(argv)
     import jax, torch, platform
     from spbias.core import atomic_write_json, smollm2_gguf_path
-    from spbias.checkpoint import load_model, load_tokenizer, read_model_config
+    from spbias.pretrained import load_model, load_tokenizer, read_model_config
     from spbias.data import encode_texts
     from spbias.models import set_layers
     dev = jax.devices()[0]

@@ -40,7 +40,7 @@ MUTANTS = [  # name, file, the exact text replaced (once), its replacement, note
          old='tie_word_embeddings=d.get("tie_word_embeddings", True), do_layer_norm_before',
          new='tie_word_embeddings=True, do_layer_norm_before', notebooks=["08_families"], old_missed=True,
          why="OPT mapping always ties the head (an untied lm_head.weight is then silently ignored)"),
-    dict(name="next-token-temperature", file="spbias/checkpoint.py",
+    dict(name="next-token-temperature", file="spbias/pretrained.py",
          old="p = np.asarray(jax.nn.softmax(logits.astype(jnp.float32)))", new="p = np.asarray(jax.nn.softmax(logits.astype(jnp.float32) / 2))",
          notebooks=["08_families"], old_missed=True, why="next-token probabilities of a softened softmax: same order, wrong values"),
     dict(name="rotary-half-swapped", file="spbias/layers.py",

@@ -15,7 +15,7 @@ import numpy as np, torch, transformers as tf, jax.numpy as jnp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from spbias.testing import tiny_hf_model, SENTENCES, TINY_ARCHS, softmax, hf_logits
 from spbias.families import config_from_hf
-from spbias.checkpoint import model_from_tensors
+from spbias.weights import model_from_tensors
 tf.utils.logging.set_verbosity_error(); torch.set_num_threads(1)
 
 t0 = time.time()

@@ -127,7 +127,7 @@ def main(argv=None)->int:
 
     import jax, torch, transformers
     from spbias.core import smollm2_gguf_path, atomic_write_json
-    from spbias.checkpoint import load_model, label_token_ids
+    from spbias.pretrained import load_model, label_token_ids
     from spbias.probe import probe_local, yes_no_token_ids, split_prompt, statements, DEFAULT_PROMPT
     from spbias.data import LABEL_NAMES
     from work import summary

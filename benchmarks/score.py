@@ -34,7 +34,7 @@ def bias_sentences(n:int, seed:int=0)->list[str]:
 def spbias_scoring(model_t, texts, batch_size:int, n_prompts:int=1):
     from spbias.data import encode_texts, LABEL_NAMES
     from spbias.prompt import PromptConfig, prompt_base, score_texts
-    from spbias.checkpoint import label_token_ids
+    from spbias.pretrained import label_token_ids
     model, tok, mcfg = model_t
     ids = encode_texts(tok, texts)
     lab = label_token_ids(tok, LABEL_NAMES)
@@ -52,7 +52,7 @@ def peft_scoring(texts, batch_size:int, prompt_embeddings=None):
     from peft import PromptTuningConfig, PromptTuningInit, TaskType, get_peft_model
     from spbias.core import smollm2_gguf_path
     from spbias.data import LABEL_NAMES
-    from spbias.checkpoint import label_token_ids, load_tokenizer
+    from spbias.pretrained import label_token_ids, load_tokenizer
     g = smollm2_gguf_path()
     tok = load_tokenizer(g)
     base = tf.AutoModelForCausalLM.from_pretrained(str(g.parent), gguf_file=g.name, torch_dtype=torch.float32)
@@ -82,7 +82,7 @@ def main():
     p.add_argument("--batch-size", type=int, default=64)
     a = p.parse_args()
     from tune import machine_info
-    from spbias.checkpoint import load_model
+    from spbias.pretrained import load_model
     from spbias.core import atomic_write_json, enable_compile_cache
     enable_compile_cache()
     texts = bias_sentences(a.n)

@@ -44,7 +44,7 @@ def real_run(a):
     import pandas as pd
     from spbias.data import load_sentiment
     from spbias.tune import TuneConfig, tune, read_summaries
-    from spbias.checkpoint import load_model
+    from spbias.pretrained import load_model
     t0 = time.time()  # tune() turns on spbias' compilation cache
     model = load_model("smollm2")
     table = load_sentiment("sst5")
@@ -76,7 +76,7 @@ def spbias_speed(model_t, ids, labels, seeds:list[int], steps:int, batch_size:in
     from spbias.data import LABEL_NAMES
     from spbias.prompt import PromptConfig, prompt_base
     from spbias.tune import TuneConfig, make_optimizer, make_train_step, make_batcher, train_batch
-    from spbias.checkpoint import label_token_ids
+    from spbias.pretrained import label_token_ids
     from work import train_macs
     model, tok, mcfg = model_t
     cfg = TuneConfig(seeds=seeds, lr=1e-2, batch_size=batch_size, buckets=tuple(buckets), packing=packing)
@@ -116,7 +116,7 @@ def peft_speed(texts, labels, steps:int, batch_size:int, cfg, seed:int=0):
     from peft import PromptTuningConfig, PromptTuningInit, TaskType, get_peft_model
     from spbias.core import smollm2_gguf_path
     from spbias.data import LABEL_NAMES
-    from spbias.checkpoint import label_token_ids, load_tokenizer
+    from spbias.pretrained import label_token_ids, load_tokenizer
     from work import train_macs
     torch.manual_seed(seed)
     g = smollm2_gguf_path()
@@ -154,7 +154,7 @@ def speed(a):
     from work import summary
     from spbias.core import enable_compile_cache
     from spbias.data import load_sentiment, encode_texts
-    from spbias.checkpoint import load_model
+    from spbias.pretrained import load_model
     enable_compile_cache()
     train = load_sentiment("sst5", split="train")
     model_t = load_model("smollm2")

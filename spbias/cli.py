@@ -14,8 +14,8 @@ __all__ = ['COMMANDS', 'main', 'HelpFormatter', 'doctor', 'expected_accelerator'
 
 # %% ../nbs/99_cli.ipynb #b44ad9c0
 COMMANDS = {  # name: (module:function, one-line help)
-    "info":           ("spbias.checkpoint:main_info", "architecture, sizes and label-word token ids of a model"),
-    "next-token":     ("spbias.checkpoint:main_next_token", "the K most probable next tokens after a text"),
+    "info":           ("spbias.pretrained:main_info", "architecture, sizes and label-word token ids of a model"),
+    "next-token":     ("spbias.pretrained:main_next_token", "the K most probable next tokens after a text"),
     "parity":         ("spbias.testing:main_parity", "compare a checkpoint's logits with transformers' (needs torch)"),
     "tune":           ("spbias.tune:main", "tune soft prompts on a sentiment set, many seeds at once"),
     "predict":        ("spbias.predict:main", "score a bias test set with every seed of a run"),

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field, asdict
 from .core import SpbiasError
 
 # %% auto #0
-__all__ = ['ROPE_TYPES', 'ACTIVATIONS', 'DTYPES', 'NORMS', 'NORM_PLACEMENTS', 'FAMILY_OPTIONS', 'RopeScaling', 'ModelConfig']
+__all__ = ['ROPE_TYPES', 'ACTIVATIONS', 'DTYPES', 'NORMS', 'NORM_PLACEMENTS', 'ARCHS', 'FAMILY_OPTIONS', 'RopeScaling',
+           'ModelConfig']
 
 # %% ../nbs/01_config.ipynb #2186f0a3
 ROPE_TYPES = ("llama3", "linear", "dynamic")  # implemented with parity; yarn, longrope, ... are refused
@@ -98,14 +99,14 @@ class ModelConfig:
         return self.head_dim if self.rotary_dim is None else self.rotary_dim
 
 # %% ../nbs/01_config.ipynb #76603f36
+ARCHS = ("opt", "llama", "qwen2", "qwen3", "mistral", "gemma2", "gemma3_text", "phi3", "olmo2", "gpt_neox")  # the model_types of `spbias.families.FAMILIES` (its tests check they agree)
+
 def _check(ok, problem, fix):
     if not ok: raise SpbiasError(problem, fix)
 
 def _validate(self:ModelConfig):
     "Raise `SpbiasError` on an inconsistent config."
-    from spbias.families import FAMILIES
-    archs = ("opt", *FAMILIES)
-    _check(self.arch in archs, f"unknown arch {self.arch!r}.", f"use one of {archs}.")
+    _check(self.arch in ARCHS, f"unknown arch {self.arch!r}.", f"use one of {ARCHS}.")
     _check(self.dtype in DTYPES, f"unknown dtype {self.dtype!r}.", f"use one of {DTYPES}.")
     for k, ok in (("norm", NORMS), ("norm_placement", NORM_PLACEMENTS), ("qk_norm", (None, "head", "full")), ("mlp", ("gated", "plain"))):
         _check(getattr(self, k) in ok, f"unknown {k} {getattr(self, k)!r}.", f"use one of {ok}.")
@@ -159,15 +160,6 @@ def _from_dict(cls, d:dict # a dict written by `to_dict`
     return cls(**{k: v for k, v in d.items() if k in names})
 
 ModelConfig.to_dict, ModelConfig.from_dict = _to_dict, _from_dict
-
-# %% ../nbs/01_config.ipynb #de512263
-@classmethod
-def _from_hf(cls, d:dict, # a transformers config.json as a dict
-            dtype:str="float32")->ModelConfig: # dtype of params and activations
-    "Map a transformers config dict to a `ModelConfig` (see `spbias.families.config_from_hf`)."
-    from spbias.families import config_from_hf
-    return config_from_hf(d, dtype)
-ModelConfig.from_hf = _from_hf
 
 # %% ../nbs/01_config.ipynb #7f82a525
 def _to_hf(self:ModelConfig)->dict:

@@ -292,7 +292,7 @@ def adapter_base(adapters:list[dict], model:str|None=None)->str:
     return next(iter(named))
 
 def _load_base(spec:str, dtype:str, adapters:list[dict]):
-    from spbias.checkpoint import load_model
+    from spbias.pretrained import load_model
     try: return load_model(spec, dtype)
     except SpbiasError as e:
         raise SpbiasError(f"the base model {spec!r} of {', '.join(str(a['folder']) for a in adapters)} cannot be loaded: {e.problem}", _MODEL_FIX + ".") from e
@@ -319,7 +319,7 @@ def predict_prompts(adapters:list, # adapter folders (or `read_adapter` dicts): 
     "The predictions table of adapters, as `spbias.predict.predict_run` gives a run's: each prompt scores every row of `table`."
     from spbias.predict import _labels, predictions_frame
     from spbias.prompt import score_texts
-    from spbias.checkpoint import label_token_ids
+    from spbias.pretrained import label_token_ids
     adapters = [a if isinstance(a, dict) else read_adapter(a) for a in adapters]
     if not adapters: raise SpbiasError("no adapter to score.", "pass --prompt DIR (several times for several prompts).")
     ids = [prompt_identity(a) for a in adapters]

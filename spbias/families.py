@@ -258,7 +258,7 @@ def family_table(parity:dict={}, # model_type -> dict(float32=, bfloat16=) max |
     for mt, f in FAMILIES.items():
         src = "HF folder, hub id" + (f", GGUF (`{f.gguf}`)" if f.gguf else "")
         p = parity.get(mt)
-        meas = f"fp32 {p['float32']:.0e}, bf16 {p['bfloat16']:.2f}" if p else "see spbias.opt / spbias.checkpoint"
+        meas = f"fp32 {p['float32']:.0e}, bf16 {p['bfloat16']:.2f}" if p else "see spbias.opt / spbias.weights"
         g = gguf_parity.get(mt)
         if g: meas += f"; GGUF {max(g.values()):.0e}"
         rows.append(f"| {FAMILY_NAMES.get(mt, mt)} | `{mt}` | {src} | {meas} | {f.features} |")

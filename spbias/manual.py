@@ -74,7 +74,7 @@ def predict_manual(model, tokenizer, testset:pd.DataFrame, # columns label, cate
                    seed:int=0, batch_size:int=32, accuracy:bool=True, # score validation/test splits for the accuracy columns
                    progress:bool=False)->pd.DataFrame:
     "The predictions table of each manual wording on `testset`."
-    from spbias.checkpoint import label_token_ids
+    from spbias.pretrained import label_token_ids
     wordings = list(WORDINGS) if wordings is None else list(wordings)
     for w in wordings:
         if w not in WORDINGS: raise SpbiasError(f"unknown wording {w!r}.", f"use one of: {', '.join(WORDINGS)}, or all.")
@@ -120,7 +120,7 @@ def main(argv:list[str]|None=None)->int:
     from spbias.checks import check_out, make_room
     from spbias.core import TABLE_FORMATS
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
-    from spbias.checkpoint import load_model
+    from spbias.pretrained import load_model
     tuning = load_sentiment(a.dataset, a.data_dir)
     test = load_testset(a.testset, tuning)
     wordings = list(WORDINGS) if a.wording == "all" else a.wording.split(",")

@@ -208,13 +208,13 @@ def _unscan(model):
     model.layers = nnx.List([nnx.merge(graphdef, nnx.from_flat_state(f)) for f in layers])
 
 # %% ../nbs/05_models.ipynb #a61e0b94
-def set_layers(model, # a decoder from `build_model` or `spbias.checkpoint` (its weights are kept)
+def set_layers(model, # a decoder from `build_model` or `spbias.pretrained` (its weights are kept)
                scan:bool=False, # one block of stacked parameters run by `jax.lax.scan` (else a Python loop over L blocks)
                remat:bool=False): # recompute each block in the backward pass (`jax.checkpoint`)
     "Choose how `model` runs its decoder blocks (in place); returns the model."
     if not isinstance(model, DecoderLM) or getattr(model, "layers", None) is None:
         raise SpbiasError(f"{type(model).__name__} has no decoder blocks in .layers.",
-                          "pass a model from spbias.models.build_model or spbias.checkpoint.load_model.")
+                          "pass a model from spbias.models.build_model or spbias.pretrained.load_model.")
     if scan and not model.scanned: _scan(model)
     if not scan and model.scanned: _unscan(model)
     model.remat = bool(remat)

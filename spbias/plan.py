@@ -9,6 +9,7 @@ from dataclasses import dataclass, asdict, field
 from pathlib import Path
 from .core import SpbiasError
 from .config import ModelConfig
+from .families import config_from_hf
 
 # %% auto #0
 __all__ = ['HF_PRESETS', 'FAST_CPU_COMPILE', 'model_config', 'parse_bytes', 'gib', 'Plan', 'plan_step', 'suggestions', 'report',
@@ -27,14 +28,14 @@ HF_PRESETS = {  # public config.json values, as transformers keyword arguments
 def model_config(spec:str, # a preset name (`HF_PRESETS`), a config.json file, or a folder holding one
                  dtype:str="float32")->ModelConfig:
     "The `ModelConfig` of a preset or a transformers config.json (no weights are read)."
-    if spec in HF_PRESETS: return ModelConfig.from_hf(HF_PRESETS[spec], dtype=dtype)
+    if spec in HF_PRESETS: return config_from_hf(HF_PRESETS[spec], dtype=dtype)
     p = Path(spec)
     if p.is_dir(): p = p/"config.json"
     if not p.is_file(): raise SpbiasError(f"{spec!r} is neither a preset nor a config.json.",
                                           f"use one of {', '.join(HF_PRESETS)}, or the path of a model's config.json (or its folder).")
     try: d = json.loads(p.read_text())
     except ValueError as e: raise SpbiasError(f"{p} is not valid JSON ({e}).", "pass a transformers config.json.") from None
-    return ModelConfig.from_hf(d, dtype=dtype)
+    return config_from_hf(d, dtype=dtype)
 
 # %% ../nbs/14_plan.ipynb #80704e5f
 from .models import parse_mesh  # the one mesh parser (also spbias tune and predict's --mesh)

@@ -103,7 +103,7 @@ def predict_run(run_dir:str|Path, # a run folder
     if bad: warnings.warn(f"seed(s) {bad} of {run_dir} did not finish with a finite validation accuracy "
                           f"(status {[s['summary'].get('status', 'nan' if s['summary'].get('nan') else 'unknown') for s in seeds if s['seed'] in bad]}): "
                           "scored, with a blank validation accuracy, so no top-k selection takes them.")
-    from spbias.checkpoint import load_model_on
+    from spbias.pretrained import load_model_on
     progress = progress and is_primary()  # several processes: process 0 shows the progress
     m, tokenizer, mcfg, mesh = load_model_on(run["model"], run.get("dtype", "float32"), mesh, len(seeds), loaded=model)  # straight onto the mesh
     check_model(config, m, mcfg, allow_model_mismatch, run_dir)

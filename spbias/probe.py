@@ -350,7 +350,7 @@ def main_predict(argv:list[str]|None=None)->int:
         cfg = HostedConfig.from_env(a.hosted, cache_path=a.cache or f"{a.out}.cache.sqlite", requests_per_s=a.requests_per_s)
         pred = probe_hosted(HostedClient(cfg), ex, prompt, progress=True)
     else:
-        from spbias.checkpoint import load_model_on
+        from spbias.pretrained import load_model_on
         model, tok, cfg, mesh = load_model_on(a.model, a.dtype, a.mesh)  # the mesh chosen from the config, the weights streamed onto it
         if mesh is not None:
             from spbias.models import mesh_note

@@ -241,7 +241,7 @@ def hf_logits(ref, # a transformers causal LM
         return ref(input_ids=torch.as_tensor(np.asarray(ids)), attention_mask=torch.as_tensor(np.asarray(mask))).logits.float().numpy()
 
 # %% ../nbs/07_testing.ipynb #2ea4a347
-def check_parity(spec, # a Hugging Face folder or .gguf file (anything `spbias.checkpoint.resolve_model` takes)
+def check_parity(spec, # a Hugging Face folder or .gguf file (anything `spbias.pretrained.resolve_model` takes)
                  dtypes=("float32",), # "float32" and/or "bfloat16"
                  texts:list[str]|None=None)->dict: # default: three of SENTENCES
     "Our logits against transformers' on `texts`, in each dtype: `{dtype: parity_stats}`."
@@ -251,7 +251,7 @@ def check_parity(spec, # a Hugging Face folder or .gguf file (anything `spbias.c
         raise SpbiasError(f"spbias parity compares with transformers' PyTorch models and cannot import torch ({e}).",
                           "install torch (CPU wheels: pip install torch --index-url https://download.pytorch.org/whl/cpu), then rerun.")
     import jax.numpy as jnp
-    from spbias.checkpoint import load_model, resolve_model
+    from spbias.pretrained import load_model, resolve_model
     path = resolve_model(spec)
     kw = dict(gguf_file=path.name) if path.suffix == ".gguf" else {}
     ref = tf.AutoModelForCausalLM.from_pretrained(path.parent if kw else path, dtype=torch.float32, attn_implementation="eager", **kw).eval()

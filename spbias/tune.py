@@ -323,7 +323,7 @@ def _load(cfg:TuneConfig, model, table):
     if table is None: table = load_sentiment(cfg.dataset, cfg.data_dir, mapping=cfg.mapping)
     empty = [s for s in SPLITS if not (table.split == s).any()]
     if empty: raise SpbiasError(f"the tuning table has no {', '.join(empty)} rows.", "give train, validation and test rows (column split).")
-    from spbias.checkpoint import load_model_on
+    from spbias.pretrained import load_model_on
     *model, mesh = load_model_on(cfg.model, cfg.dtype, cfg.mesh, len(cfg.seeds), loaded=model)  # each tensor straight onto its devices
     return tuple(model), table, mesh
 
@@ -370,7 +370,7 @@ def _after_eval(cfg, st, step, losses, accs, seed_dirs):
 # %% ../nbs/12_tune.ipynb #47ba82ea
 def _record(cfg:TuneConfig, model, tokenizer, mcfg, table)->dict:
     "What config.json holds: the identity, the run id, the model and data provenance."
-    from spbias.checkpoint import label_token_ids
+    from spbias.pretrained import label_token_ids
     ident, fp, th = cfg.identity(), weights_fingerprint(model, mcfg), table_sha256(table)
     return dict(run=ident, run_id=run_id(ident, fp, th), spbias_version=spbias.__version__, model_fingerprint=fp,
                 model_config=mcfg.to_dict(), label_words=list(cfg.label_words),
