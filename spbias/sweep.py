@@ -82,14 +82,17 @@ def sweep_from_dict(d:dict, # the parsed YAML
                  seeds_per_run=int(d.get("seeds_per_run", 1)), params=dict(d.get("params") or {}),
                  out=str(d.get("out", "papermill_runs")), notebook=d.get("notebook"), lr_by_dataset=by)
 
+def _read_yaml(path:Path):
+    "A sweep file's parsed YAML; our error when it is missing or not YAML."
+    if not path.is_file(): raise SpbiasError(f"sweep file {path} not found.", "pass the path of a YAML file, e.g. sweeps/demo.yaml.")
+    try: return yaml.safe_load(path.read_text())
+    except yaml.YAMLError as e: raise SpbiasError(f"sweep file {path} is not valid YAML ({e}).", "fix its syntax.") from None
+
 def load_sweep(path:str|Path # a SWEEP.yaml file
               )->Sweep:
     "Read and validate a sweep file."
     path = Path(path)
-    if not path.is_file(): raise SpbiasError(f"sweep file {path} not found.", "pass the path of a YAML file, e.g. sweeps/demo.yaml.")
-    try: d = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as e: raise SpbiasError(f"sweep file {path} is not valid YAML ({e}).", "fix its syntax.") from None
-    return sweep_from_dict(d, name=path.stem)
+    return sweep_from_dict(_read_yaml(path), name=path.stem)
 
 # %% ../nbs/40_sweep.ipynb #b4dd39d8
 _PATH_PARAMS = ("data_dir", "out_dir", "czarnowska_dir")  # where things live: not part of a run's identity
@@ -541,10 +544,7 @@ def load_stages(path:str|Path # a SWEEP.yaml file
                )->list[Stage]|None:
     "The stages of a sweep file (None when it has no `stages:`: use `load_sweep`)."
     path = Path(path)
-    if not path.is_file(): raise SpbiasError(f"sweep file {path} not found.", "pass the path of a YAML file, e.g. sweeps/demo.yaml.")
-    try: d = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as e: raise SpbiasError(f"sweep file {path} is not valid YAML ({e}).", "fix its syntax.") from None
-    return stages_from_dict(d, name=path.stem)
+    return stages_from_dict(_read_yaml(path), name=path.stem)
 
 # %% ../nbs/40_sweep.ipynb #a7c1e003
 def best_lr(results:dict # lr -> [(validation accuracy, validation loss), ...], one pair per seed (each seed's best-validation prompt)
