@@ -159,6 +159,7 @@ def main(argv:list[str]|None=None)->int:
     a = p.parse_args(argv)
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))  # every input is checked before the model loads or anything moves
     if (a.run is None) == (a.prompt is None): p.error("give either --run RUN or --prompt DIR (one or more), not both")
+    if a.prompt and a.top_k is not None: p.error("--top-k picks among a run's seeds; with --prompt every adapter given is scored: drop --top-k, or pass only the adapters to score")
     if a.run: check_run(a.run)
     else:
         from spbias.export import read_adapter, predict_prompts
