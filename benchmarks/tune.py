@@ -43,7 +43,8 @@ def real_run(a):
     "A short real run: SmolLM2-135M, 8 BOS-initialised tokens, SST-5 (3-class) from the shared data."
     import pandas as pd
     from spbias.data import load_sentiment
-    from spbias.tune import TuneConfig, tune, read_summaries
+    from spbias.tune import TuneConfig, tune
+    from spbias.run import read_summaries
     from spbias.pretrained import load_model
     t0 = time.time()  # tune() turns on spbias' compilation cache
     model = load_model("smollm2")

@@ -13,5 +13,18 @@ for cell in nb["cells"]:
         out += ["```python", src, "```", ""]
 text = "\n".join(out).rstrip() + "\n"
 if "--check" in sys.argv:
-    sys.exit(0 if (root/"README.md").read_text() == text else "README.md is out of date: run 'make export'")
-(root/"README.md").write_text(text)
+    if (root/"README.md").read_text() != text: sys.exit("README.md is out of date: run 'make export'")
+else: (root/"README.md").write_text(text)
+
+# the package docstring: the same module map (`help(spbias)`), from the index's "How the code is laid out"
+layout = next("".join(c["source"]) for c in nb["cells"] if "".join(c["source"]).startswith("## How the code is laid out"))
+body = layout.split("\n", 1)[1].strip().replace("**", "")
+body = re.sub(r" The package docstring\n?\(`help\(spbias\)`\) holds the same list, written from this section by `scripts/readme.py`\.", "", body)
+init = root/"spbias"/"__init__.py"
+code = init.read_text()
+version = re.search(r'^__version__\s*=.*$', code, re.M).group(0)
+doc = "Measure social bias in large language models by soft-prompt tuning, in JAX/Flax.\n\n" + body + "\n"
+new = '"""' + doc.replace("\\", "\\\\").replace('"""', "'''") + '"""\n' + version + "\n"
+if "--check" in sys.argv:
+    sys.exit(0 if code == new else "spbias/__init__.py's docstring is out of date: run 'make export'")
+init.write_text(new)

@@ -1,1 +1,39 @@
+"""Measure social bias in large language models by soft-prompt tuning, in JAX/Flax.
+
+One notebook per module in `nbs/`, exported to `spbias/`, in the order the data flows (DESIGN.md's stage map):
+a model name becomes a model, a tuning set becomes a run folder, a run folder and a bias set become
+predictions, predictions become gap tables, gap tables become figures.
+
+- `core` (00): paths, errors, atomic files and small parsers every stage shares.
+- `config` (01): `ModelConfig`, one frozen description of a decoder.
+- `layers` (02): norms, rotary embeddings, masks, attention over a cached soft-prompt prefix.
+- `opt` (03): the OPT family's decoder.
+- `decoder` (04): the one rotary decoder of every other family, its differences named options.
+- `models` (05): `build_model` (config in, Flax NNX decoder out) and the shardings over a device mesh.
+- `weights` (06): weight files (safetensors, torch `.bin`, GGUF) read and streamed into a model, every mismatch in one error.
+- `pretrained` (06b): load model — a name (`smollm2`, folder, `.gguf`, hub id) to `(model, tokenizer, ModelConfig)`; label-token ids; `spbias info`, `spbias next-token`.
+- `checkpoint` (06c): the old name of `weights` + `pretrained`, re-exported for existing code.
+- `testing` (07): tiny random checkpoints and a tiny tokenizer for fast tests; `spbias parity`.
+- `families` (08): the family table, each `model_type`'s config mapping and checkpoint key map.
+- `distributed` (09): several processes, one JAX program.
+- `data` (10): load tuning data — sentiment sets as one 3-class table, length-bucketed batches.
+- `prompt` (11): the soft prompt, its initial embeddings and the label scores behind it.
+- `run` (11b): a run folder's life — its identity (`run_id`), the refuse / resume / `--force` rules, checkpoints, the finish, reading it back.
+- `tune` (12): tune — `TuneConfig`, many seeds per compiled step, early stopping, the loop and `spbias tune`.
+- `predict` (13): predict — a run folder and a bias set to the predictions TSV.
+- `plan` (14): will a tuning step fit on a device mesh, from XLA's memory analysis.
+- `export` (15): export prompts — PEFT prompt-tuning adapters out and back in.
+- `checks` (16): every bad input refused before a model loads or a file is written.
+- `templates` (20): generate bias set — templates and lexicons to a bias set.
+- `apes` (21): Yes/No stereotype statements from APES templates.
+- `metrics` (22): gaps — predictions TSVs to the gap table CSV with 95% CIs; the papers' Table 2.
+- `probe` (30): APES Yes/No probing of a local or hosted model.
+- `hosted` (31): next-token log-probabilities from an OpenAI-compatible endpoint.
+- `manual` (32): the manual-prompt baseline, in the same predictions TSV.
+- `sweep` (40): a SWEEP.yaml expanded into papermill runs, sharded and resumable.
+- `figures` (41): figures / tables — gap tables to the papers' figures and tables.
+- `demo` (42): the whole pipeline offline on a small machine.
+- `study` (50): the first real study, read from its published results.
+- `cli` (99): the `spbias` console script, one subcommand per stage.
+"""
 __version__ = "0.1.0"

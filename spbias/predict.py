@@ -4,7 +4,7 @@
 
 # %% ../nbs/13_predict.ipynb #66ef0219
 from __future__ import annotations
-import argparse, functools, hashlib, json, math, warnings
+import argparse, functools, json, math, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text, move_aside, save_table, TABLE_FORMATS
@@ -12,31 +12,14 @@ from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
 from .models import parse_mesh, shard_seeds, mesh_note
 from .distributed import is_primary
+from .run import load_run, weights_fingerprint  # reading a run folder is the run module's (11b_run); load_run stays importable from here
 from .metrics import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS  # the predictions TSV contract, defined where it is read
 
 # %% auto #0
-__all__ = ['load_run', 'usable', 'top_seeds', 'check_model', 'predictions_frame', 'predict_run', 'read_testset',
-           'tuning_split_table', 'write_predictions', 'main']
+__all__ = ['usable', 'top_seeds', 'check_model', 'predictions_frame', 'predict_run', 'read_testset', 'tuning_split_table',
+           'write_predictions', 'main']
 
 # %% ../nbs/13_predict.ipynb #6a336425
-def load_run(run_dir:str|Path # a folder written by spbias.tune
-            )->tuple[dict, list[dict]]:
-    "The run's config.json (with its `run_id`) and, per finished seed, its seed, prompt embeddings [n, E] and summary."
-    run_dir = Path(run_dir)
-    if not (run_dir/"config.json").exists():
-        raise SpbiasError(f"{run_dir} is not a run folder (no config.json).", "pass a folder written by `spbias tune`.")
-    config = json.loads((run_dir/"config.json").read_text())
-    if "run_id" not in config:  # a run folder from before run ids: an id from its whole config, marked as such
-        blob = json.dumps(dict(run=config["run"], model_fingerprint=config.get("model_fingerprint")), sort_keys=True)
-        config["run_id"] = "legacy-" + hashlib.sha256(blob.encode()).hexdigest()[:16]
-    seeds = []
-    for s in config["run"]["seeds"]:
-        d = run_dir/f"seed-{s}"
-        if (d/"summary.json").exists() and (d/"prompt.npz").exists():
-            seeds.append(dict(seed=s, embeddings=np.load(d/"prompt.npz")["embeddings"], summary=json.loads((d/"summary.json").read_text())))
-    if not seeds: raise SpbiasError(f"{run_dir} holds no finished seed.", "let the run finish, or resume it with `spbias tune ... --resume`.")
-    return config, seeds
-
 def usable(summary:dict)->bool:
     "True when a seed finished with a finite validation accuracy (early stopped or at max_steps), so it may enter the top k."
     v = summary.get("validation_accuracy")
@@ -53,7 +36,6 @@ def top_seeds(seeds:list[dict], k:int|None)->list[dict]:
 
 def check_model(config:dict, model, mcfg, allow_mismatch:bool=False, run_dir:str|Path="the run"):
     "Refuse a model whose fingerprint differs from the one `config` was tuned on (or warn, when allowed)."
-    from spbias.tune import weights_fingerprint
     want, got = config.get("model_fingerprint"), weights_fingerprint(model, mcfg)
     if want is None or want == got: return
     msg = f"the loaded model (fingerprint {got}) is not the one {run_dir} was tuned on ({config['run'].get('model')}, fingerprint {want})."

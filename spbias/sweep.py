@@ -11,14 +11,15 @@ from typing import Callable
 import pandas as pd, yaml
 import spbias
 from .core import SpbiasError, atomic_write_json, parse_seeds, repo_root, move_aside
+from .run import RUN_MARK, is_unfinished_checkpoint  # the run folder's names are the run module's (11b_run)
 
 # %% auto #0
-__all__ = ['MANIFEST', 'RUN_MARK', 'BUILTIN_SETS', 'CHOSEN_LR', 'Sweep', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run',
-           'expand', 'shard_from_env', 'parse_shard', 'shard', 'is_url', 'out_fs', 'write_manifest', 'is_complete',
-           'upload_run', 'download_run', 'papermill_executor', 'notebook_parameters', 'resolve_params',
-           'default_notebook', 'SweepResult', 'run_sweep', 'subsample_bias_set', 'bias_set', 'set_of_file',
-           'predictions_by_set', 'StageNotFinished', 'Stage', 'stages_from_dict', 'load_stages', 'best_lr', 'stage_out',
-           'plan_stage', 'run_stages', 'main']
+__all__ = ['MANIFEST', 'BUILTIN_SETS', 'CHOSEN_LR', 'Sweep', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand',
+           'shard_from_env', 'parse_shard', 'shard', 'is_url', 'out_fs', 'write_manifest', 'is_complete', 'upload_run',
+           'download_run', 'papermill_executor', 'notebook_parameters', 'resolve_params', 'default_notebook',
+           'SweepResult', 'run_sweep', 'subsample_bias_set', 'bias_set', 'set_of_file', 'predictions_by_set',
+           'StageNotFinished', 'Stage', 'stages_from_dict', 'load_stages', 'best_lr', 'stage_out', 'plan_stage',
+           'run_stages', 'main']
 
 # %% ../nbs/40_sweep.ipynb #152caf4a
 _GRID_KEYS = ("models", "datasets", "lr", "n_tokens", "seeds")
@@ -210,7 +211,7 @@ def out_fs(out:str):
 
 def _staged_files(folder:Path)->dict:
     return {p.relative_to(folder).as_posix(): p.stat().st_size for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name != MANIFEST and ".orbax-checkpoint-tmp" not in str(p)}
+            if p.is_file() and p.name != MANIFEST and not is_unfinished_checkpoint(p.relative_to(folder))}
 
 def write_manifest(run:Run, out:Path, seconds:float, location:str|None=None # where the run folder is kept, when not under `out` (a URL)
                   )->Path:
@@ -320,7 +321,6 @@ def _one_line(e:BaseException)->str:
     msg = str(e).strip().splitlines()
     return f"{type(e).__name__}: {msg[-1] if msg else ''}"[:300]
 
-RUN_MARK = "sweep_run.json"  # written into a run folder before its notebook runs
 _RESCORE_PARAMS = ("bias_sets",)  # may change on an existing run folder: its tuning is kept, the sets it lacks are scored
 
 def _rescore_only(mark:dict, run:Run, out:Path)->list|None:

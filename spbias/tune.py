@@ -4,25 +4,26 @@
 
 # %% ../nbs/12_tune.ipynb #44ed4265
 from __future__ import annotations
-import argparse, dataclasses, functools, hashlib, json, math, os, shutil, signal, threading, time, warnings
+import argparse, dataclasses, functools, json, math, time, warnings
 from dataclasses import dataclass, asdict
 from pathlib import Path
 import numpy as np, jax, jax.numpy as jnp, optax
 from flax import nnx
 from tqdm.auto import tqdm
 import spbias
-from .core import (SpbiasError, parse_seeds, atomic_write_json, atomic_write_text, atomic_savez, append_jsonl,
-                         enable_compile_cache, move_aside)
+from .core import SpbiasError, parse_seeds, enable_compile_cache
 from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher, PackedBatcher,
-                         row_length, pad_packed, flatten_slots, table_sha256)
+                         row_length, pad_packed, flatten_slots)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 from .models import parse_mesh, shard_seeds, mesh_note, set_layers
-from .distributed import is_primary, to_host, broadcast, barrier
+from .distributed import is_primary, to_host, barrier
+from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out, save_checkpoint,
+                        resume, log_evaluation, finish, fault, kill_now, read_summaries)  # the run folder's life (11b_run); these names stay importable from here
 
 # %% auto #0
-__all__ = ['SEED_LOOPS', 'FINISHED', 'PRE_RUN_FILES', 'STATUSES', 'USABLE', 'SUMMARY_CSV_COLUMNS', 'TuneConfig', 'should_stop',
-           'make_optimizer', 'make_train_step', 'weights_fingerprint', 'run_id', 'run_state', 'evaluate',
-           'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune', 'read_summaries', 'write_summary_csv', 'main']
+__all__ = ['SEED_LOOPS', 'STATUSES', 'USABLE', 'SUMMARY_CSV_COLUMNS', 'TuneConfig', 'should_stop', 'make_optimizer',
+           'make_train_step', 'evaluate', 'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune',
+           'write_summary_csv', 'main']
 
 # %% ../nbs/12_tune.ipynb #a4573a7a
 def _label_words(words)->tuple:
@@ -171,124 +172,6 @@ def make_train_step(graphdef, tx, loss:str="full_vocab",
         return jax.lax.map(lambda x: jax.lax.cond(x[-1], one, skip, *x), xs)  # one seed after another; stopped ones cost nothing
     return jax.jit(step, donate_argnums=(1, 2))
 
-# %% ../nbs/12_tune.ipynb #6dc596ca
-def weights_fingerprint(model, mcfg)->str:
-    "sha1 of the model's config and of a strided sample of every parameter."
-    h = hashlib.sha1(json.dumps(mcfg.to_dict(), sort_keys=True, default=str).encode())
-    for path, v in sorted(nnx.to_flat_state(nnx.state(model, nnx.Param)), key=lambda kv: str(kv[0])):
-        h.update(str(path).encode()); h.update(_param_sample(v[...]).tobytes())
-    return h.hexdigest()[:16]
-
-@functools.lru_cache(maxsize=64)
-def _strided(k:int, sharding):
-    return jax.jit(lambda x: x.reshape(-1)[::k].astype(jnp.float32), out_shardings=sharding)
-
-def _param_sample(a)->np.ndarray:
-    "Every k-th value of a parameter (about 4,096 of them) as float32; across processes, sampled where it lives rather than gathered whole."
-    k = max(1, a.size // 4096)
-    if not isinstance(a, jax.Array) or a.is_fully_addressable: return np.asarray(jax.device_get(a), dtype=np.float32).reshape(-1)[::k]
-    from jax.sharding import NamedSharding, PartitionSpec
-    return to_host(_strided(k, NamedSharding(a.sharding.mesh, PartitionSpec()))(a))
-
-_PATH_FIELDS = ("model", "data_dir")  # where things live on this machine: the fingerprint and the table hash stand for them
-
-def run_id(identity:dict, model_fingerprint:str, table_hash:str)->str:
-    "The run's id: 16 hex digits of sha256 over the identity without paths, the model fingerprint and the table hash."
-    ident = {k: v for k, v in identity.items() if k not in _PATH_FIELDS}
-    blob = json.dumps(dict(run=ident, model_fingerprint=model_fingerprint, table_sha256=table_hash), sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-FINISHED = "finished.json"  # written last: the run is complete
-
-PRE_RUN_FILES = ("sweep_run.json", "notebook_parameters.json")  # what a sweep and the run notebook write before tuning starts
-
-def run_state(out:Path, rid:str)->str:
-    "What `out` holds: 'empty', 'finished' or 'partial' (this run), or 'other' (another run, or files that are no run)."
-    out = Path(out)
-    if not out.exists() or all(p.name in PRE_RUN_FILES for p in out.iterdir()): return "empty"
-    try: old = json.loads((out/"config.json").read_text())
-    except (OSError, ValueError): return "other"
-    if old.get("run_id") != rid: return "other"
-    return "finished" if (out/FINISHED).is_file() else "partial"
-
-def _refuse(out, what, fix):
-    raise SpbiasError(f"{out} {what}.", fix + " Or choose another --out.")
-
-def _prepare_out(cfg:TuneConfig, record:dict, log=print)->str:
-    "Apply the output-folder rule; write config.json. 'fresh', 'resume' (a checkpoint is there) or 'finished' (nothing to do)."
-    out = Path(cfg.out); state = run_state(out, record["run_id"])
-    if state != "empty" and cfg.force:
-        log(f"--force: moved the old contents of {out} aside to {move_aside(out)}"); state = "empty"
-    if state == "other":
-        try: other = json.loads((out/"config.json").read_text()).get("run_id", "no run_id: an older spbias")
-        except (OSError, ValueError): other = None
-        what = f"holds another run (run_id {other}; this run is {record['run_id']})" if other else "is not empty and holds no spbias run"
-        _refuse(out, what, "Pass --force to move it aside (to <out>.replaced-<time>) and start afresh; --resume continues only the same run.")
-    if state == "finished":
-        if not cfg.resume: _refuse(out, f"holds this run, finished (run_id {record['run_id']})",
-                                   "Pass --resume to keep it (nothing left to do), or --force to move it aside and tune again.")
-        log(f"{out} holds this run, finished: nothing to do"); return "finished"
-    if state == "partial":
-        if not cfg.resume: _refuse(out, f"holds an unfinished copy of this run (run_id {record['run_id']})",
-                                   "Pass --resume to continue it from its last checkpoint, or --force to move it aside and start afresh.")
-        if _latest_checkpoint(out) is not None: return "resume"
-        log(f"no checkpoint in {out}: starting afresh (its partial files are cleared)")
-        for p in [*out.glob("seed-*"), out/"checkpoints"]: shutil.rmtree(p, ignore_errors=True)
-    elif cfg.resume: log(f"nothing to resume in {out}: starting a new run")
-    atomic_write_json(out/"config.json", record)
-    return "fresh"
-
-# %% ../nbs/12_tune.ipynb #1f6dea2d
-def _fault(point:str)->bool:
-    "True when $SPBIAS_FAULT names this point (tests kill the process there)."
-    return os.environ.get("SPBIAS_FAULT") == point
-
-def _kill_now(): os.kill(os.getpid(), signal.SIGKILL)
-
-def _checkpointer(out:Path):
-    import orbax.checkpoint as ocp
-    (out/"checkpoints").mkdir(parents=True, exist_ok=True)
-    me = jax.process_index()  # several processes: each one's manager works alone (process 0 saves the host state, any process reads it back)
-    alone = {} if jax.process_count() == 1 else dict(multiprocessing_options=ocp.options.MultiprocessingOptions(primary_host=me, active_processes={me}))
-    opts = ocp.CheckpointManagerOptions(max_to_keep=2, enable_async_checkpointing=False, create=False, **alone)
-    return ocp.CheckpointManager((out/"checkpoints").resolve(), options=opts)
-
-def _kill_mid_write(folder:Path):
-    "Watch `folder` and SIGKILL this process as soon as an unfinished orbax checkpoint appears in it."
-    def watch():
-        while True:
-            if folder.is_dir() and any("orbax-checkpoint-tmp" in p.name for p in folder.iterdir()): _kill_now()
-            time.sleep(0.0005)
-    threading.Thread(target=watch, daemon=True).start()
-
-def _save_checkpoint(out:Path, step:int, st:dict):
-    import orbax.checkpoint as ocp
-    arrays = {k: v for k, v in st.items() if k != "history"}
-    if _fault(f"checkpoint:{step}"): _kill_mid_write((out/"checkpoints").resolve())
-    with _checkpointer(out) as m:
-        m.save(step, args=ocp.args.Composite(state=ocp.args.StandardSave(jax.device_get(arrays)),
-                                             history=ocp.args.JsonSave(st["history"])))
-
-def _latest_checkpoint(out:Path)->int|None:
-    "The step of the last complete checkpoint in `out`, or None."
-    if not (Path(out)/"checkpoints").is_dir(): return None
-    with _checkpointer(Path(out)) as m: return m.latest_step()
-
-def _restore_checkpoint(out:Path, st:dict)->tuple[int, dict]|None:
-    import orbax.checkpoint as ocp
-    if not (Path(out)/"checkpoints").is_dir(): return None
-    with _checkpointer(out) as m:
-        step = m.latest_step()
-        if step is None: return None
-        arrays = {k: v for k, v in st.items() if k != "history"}
-        got = m.restore(step, args=ocp.args.Composite(state=ocp.args.StandardRestore(jax.device_get(arrays)), history=ocp.args.JsonRestore()))
-    return step, {**jax.tree.map(np.asarray, dict(got["state"])), "history": got["history"]}
-
-def _truncate_metrics(path:Path, step:int):
-    if not path.exists(): return
-    keep = [l for l in path.read_text().splitlines() if l.strip() and json.loads(l)["step"] <= step]
-    atomic_write_text(path, "".join(l + "\n" for l in keep))
-
 # %% ../nbs/12_tune.ipynb #2931a41a
 def evaluate(model, prompts_spe, token_ids, labels, label_ids, loss:str="full_vocab", batch_size:int=64,
              buckets=DEFAULT_BUCKETS, pack:str="tree", progress:bool=False)->tuple[np.ndarray, np.ndarray]:
@@ -353,12 +236,12 @@ def lineup(active, # which seeds are active [S]
     return np.concatenate([live, np.full(n - len(live), live[0] if len(live) else 0)]).astype(int), len(live)
 
 # %% ../nbs/12_tune.ipynb #b3a2cef1
-def _after_eval(cfg, st, step, losses, accs, seed_dirs):
+def _after_eval(cfg, st, step, losses, accs):
     "Record one evaluation: metrics lines, kept prompts, early stopping."
-    for i, d in enumerate(seed_dirs):
+    for i, seed in enumerate(cfg.seeds):
         if not st["active"][i]: continue
         tl = st["train_sum"][i] / max(st["train_n"][i], 1)
-        if is_primary(): append_jsonl(d/"metrics.jsonl", dict(step=step, train_loss=float(tl), eval_loss=float(losses[i]), eval_accuracy=float(accs[i])))
+        log_evaluation(cfg.out, seed, dict(step=step, train_loss=float(tl), eval_loss=float(losses[i]), eval_accuracy=float(accs[i])))
         if not np.isfinite(losses[i]): st["active"][i], st["nan"][i] = False, True; continue
         if accs[i] > st["best_acc"][i] or (accs[i] == st["best_acc"][i] and losses[i] < st["best_loss"][i]):
             st["best_acc"][i], st["best_loss"][i], st["best_step"][i] = accs[i], losses[i], step
@@ -368,17 +251,6 @@ def _after_eval(cfg, st, step, losses, accs, seed_dirs):
     st["train_sum"][:], st["train_n"][:] = 0, 0
 
 # %% ../nbs/12_tune.ipynb #47ba82ea
-def _record(cfg:TuneConfig, model, tokenizer, mcfg, table)->dict:
-    "What config.json holds: the identity, the run id, the model and data provenance."
-    from spbias.pretrained import label_token_ids
-    ident, fp, th = cfg.identity(), weights_fingerprint(model, mcfg), table_sha256(table)
-    return dict(run=ident, run_id=run_id(ident, fp, th), spbias_version=spbias.__version__, model_fingerprint=fp,
-                model_config=mcfg.to_dict(), label_words=list(cfg.label_words),
-                label_token_ids=label_token_ids(tokenizer, cfg.label_words, cfg.first_token),
-                data_source=table.attrs.get("source", dict(kind="table", note="a table given to tune(); see table_sha256")),
-                table_sha256=th, split_sizes={s: int((table.split == s).sum()) for s in SPLITS},
-                class_counts={s: np.bincount(table.label[table.split == s].to_numpy(int), minlength=3).tolist() for s in SPLITS})
-
 def _spread(values, ix, k:int, n:int)->np.ndarray:
     "A lineup's first `k` results at their seeds' places among `n`; NaN for the seeds not computed."
     out = np.full(n, np.nan); out[ix[:k]] = np.asarray(values)[:k]
@@ -425,21 +297,6 @@ def _evaluate_active(model, prompts, active, place, data:int, *args)->tuple[np.n
     el, ea = evaluate(model, place(prompts[ix]), *args)
     return _spread(el, ix, k, len(active)), _spread(ea, ix, k, len(active))
 
-_HOWS = ("fresh", "resume", "finished")
-
-def _agree_out(cfg:TuneConfig, record:dict, log)->str:
-    "`_prepare_out` in process 0 (the one that writes); every process gets its answer, or an error where it refused."
-    if jax.process_count() == 1: return _prepare_out(cfg, record, log)
-    code, err = -1, None
-    if is_primary():
-        try: code = _HOWS.index(_prepare_out(cfg, record, log))
-        except Exception as e: err = e
-    code = int(broadcast(np.int32(code)))
-    if err is not None: raise err
-    if code < 0: raise SpbiasError(f"process 0 refused or failed to prepare {cfg.out}: its output says why.",
-                                   "fix what process 0 reports, then start every process again.")
-    return _HOWS[code]
-
 def tune(cfg:TuneConfig, # the run
          model=None, # (model, tokenizer, ModelConfig) already loaded (default: load_model(cfg.model))
          table=None, # tuning table already loaded (default: load_sentiment(cfg.dataset, ...))
@@ -454,8 +311,8 @@ def tune(cfg:TuneConfig, # the run
     was = (model.scanned, model.remat)
     try:
         set_layers(model)  # the fingerprint is of the model's own parameters, one block after another
-        record = _record(cfg, model, tokenizer, mcfg, table)
-        how = _agree_out(cfg, record, log)
+        record = run_record(cfg, model, tokenizer, mcfg, table)
+        how = agree_out(out, record, cfg.resume, cfg.force, log)
         if how == "finished": return out
         set_layers(model, cfg.scan_layers, cfg.remat)  # how the blocks run (--scan-layers, --remat): the same numbers; a sharded model keeps its split
         return _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded)
@@ -470,20 +327,8 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
     ys = {s: table.label[table.split == s].to_numpy() for s in SPLITS}
     batcher = make_batcher(cfg, [len(t) for t in ids["train"]])
     bases = np.stack([prompt_base(model, cfg.prompt, seed=s, tokenizer=tokenizer) for s in seeds])
-    tx = make_optimizer(cfg); st = _initial_state(cfg, bases, tx); start = 0
-    seed_dirs = [out/f"seed-{s}" for s in seeds]
-    if how == "resume" and (got := _restore_checkpoint(out, st)) is not None:
-        start, st = got
-        if primary:
-            for d in seed_dirs:  # back to the checkpoint: later evaluations and an interrupted ending are redone
-                _truncate_metrics(d/"metrics.jsonl", start)
-                for f in ("summary.json", "prompt.npz"): (d/f).unlink(missing_ok=True)
-        log(f"resuming {out} from its checkpoint at step {start}")
-    if int(broadcast(np.int32(start))) != start:
-        raise SpbiasError(f"process {jax.process_index()} resumes {out} at step {start}, process 0 at another step: the processes see different folders.",
-                          "give --out a folder every process sees (a shared disk or mount).")
-    if primary:
-        for d in seed_dirs: d.mkdir(parents=True, exist_ok=True)
+    tx = make_optimizer(cfg)
+    start, st = resume(out, _initial_state(cfg, bases, tx), seeds, restore=how == "resume", log=log)  # a checkpoint's step and state, the seed files rewound to it
     place, D = (lambda tree, rows=False: tree), 1  # one device: arrays go where jit puts them
     if mesh is not None:
         place, D = functools.partial(shard_seeds, mesh), mesh.shape["data"]
@@ -512,22 +357,22 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
         if step == start and loaded is not None:
             first_step_s = time.perf_counter() - loaded
             log(f"first step done {first_step_s:.1f} s after the weights were loaded (compiling included)")
-        if _fault(f"step:{done}"): _kill_now()
+        if fault(f"step:{done}"): kill_now()
         if done % cfg.eval_every == 0 or done == cfg.max_steps:
             on.sync()
             el, ea = _evaluate_active(model, bases + st["deltas"], st["active"], place, D, *evaluation("validation"))
-            _after_eval(cfg, st, done, el, ea, seed_dirs); last_acc = float(np.nanmean(ea)) if np.isfinite(ea).any() else None
+            _after_eval(cfg, st, done, el, ea); last_acc = float(np.nanmean(ea)) if np.isfinite(ea).any() else None
         if every and done % every == 0:
             on.sync()
-            if primary: _save_checkpoint(out, done, st)
+            save_checkpoint(out, done, st)
             saved = done
         bar.update(1); bar.set_postfix(loss=f"{np.nanmean(losses[ok]) if ok.any() else float('nan'):.3f}",
                                        acc="-" if last_acc is None else f"{last_acc:.3f}", active=int(ok.sum()))
         if stop_at is not None and done >= stop_at: bar.close(); return out
     bar.close()
     on.sync()
-    if every and saved != done and primary: _save_checkpoint(out, done, st)  # the end state: an interrupted ending resumes here
-    _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record, progress and primary, place)
+    if every and saved != done: save_checkpoint(out, done, st)  # the end state: an interrupted ending resumes here
+    _finish(cfg, model, st, bases, ids, ys, label_ids, record, progress and primary, place)
     barrier("spbias tune: run folder written")
     return out
 
@@ -540,31 +385,23 @@ def _status(st, i)->str:
     if st["best_acc"][i] < 0: return "not_evaluated"
     return "early_stopped" if st["stopped_early"][i] else "max_steps"
 
-def _finish(cfg, model, st, bases, ids, ys, label_ids, seed_dirs, record, progress:bool=False, place=lambda t: t):
+def _finish(cfg, model, st, bases, ids, ys, label_ids, record, progress:bool=False, place=lambda t: t):
+    "Score each seed's kept prompt on the test split; the run module writes the seeds' files, then finished.json."
     never = st["best_acc"] < 0
     st["best_deltas"][never] = st["deltas"][never]
     kept = bases + st["best_deltas"]
     _, test_acc = evaluate(model, place(kept), ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg),
                            progress=progress)  # every kept prompt on the whole test split: long on a CPU, so a bar
-    if not is_primary(): return  # process 0 writes the files
-    for i, (s, d) in enumerate(zip(cfg.seeds, seed_dirs)):
-        atomic_savez(d/"prompt.npz", embeddings=kept[i], delta=st["best_deltas"][i], base=bases[i])
+    results = []
+    for i, s in enumerate(cfg.seeds):
         status = _status(st, i)
-        atomic_write_json(d/"summary.json", dict(
-            seed=s, run_id=record["run_id"], status=status, usable=status in USABLE, best_step=int(st["best_step"][i]),
+        results.append((s, dict(embeddings=kept[i], delta=st["best_deltas"][i], base=bases[i]), dict(
+            status=status, usable=status in USABLE, best_step=int(st["best_step"][i]),
             validation_accuracy=None if never[i] else float(st["best_acc"][i]),
             validation_loss=None if never[i] else float(st["best_loss"][i]),
             test_accuracy=float(test_acc[i]), stopped_early=bool(st["stopped_early"][i]), nan=bool(st["nan"][i]),
-            n_evaluations=len(st["history"]["eval_losses"][i])))
-        if _fault(f"finish:{i + 1}"): _kill_now()
-    atomic_write_json(Path(cfg.out)/FINISHED, dict(run_id=record["run_id"], seeds=list(cfg.seeds),
-                                                   finished=time.strftime("%Y-%m-%dT%H:%M:%S")))
-
-def read_summaries(run_dir:str|Path)->pd.DataFrame:
-    "One row per seed of a run: its summary.json."
-    import pandas as pd
-    rows = [json.loads(p.read_text()) for p in sorted(Path(run_dir).glob("seed-*/summary.json"))]
-    return pd.DataFrame(rows)
+            n_evaluations=len(st["history"]["eval_losses"][i]))))
+    finish(cfg.out, record["run_id"], results)
 
 # %% ../nbs/12_tune.ipynb #bbd3cc34
 SUMMARY_CSV_COLUMNS = ["seed", "status", "best_step", "validation_accuracy", "test_accuracy"]
