@@ -28,26 +28,64 @@ KEYS = ["model", "dataset", "run", "category", "group"]
 def _read_one(path:Path)->pd.DataFrame:
     path = Path(path)
     if not path.is_file(): raise SpbiasError(f"predictions file {path} not found.", "pass files written by `spbias predict` (.tsv, .csv or .parquet).")
-    text = {c: str for c in BASE_COLUMNS + ["template_id"]}
+    text = {c: str for c in BASE_COLUMNS + ["template_id"] + OPTIONAL_COLUMNS}  # as written: checked, then the numbers converted
     if path.suffix.lower() == ".parquet":
-        df = load_table(path); df = df.astype({c: str for c in text if c in df})
+        df = load_table(path); df = df.fillna({c: "" for c in BASE_COLUMNS + ["template_id"] if c in df}).astype({c: str for c in BASE_COLUMNS + ["template_id"] if c in df})
     elif path.suffix.lower() == ".csv":
         df = load_table(path, keep_default_na=False, low_memory=False, dtype=text, na_values={c: ["", "nan", "NaN", "NA"] for c in OPTIONAL_COLUMNS})
     else: df = pd.read_csv(path, sep="\t", quoting=csv.QUOTE_NONE, keep_default_na=False, low_memory=False,   # the published format
                            dtype=text, na_values={c: ["", "nan", "NaN", "NA"] for c in OPTIONAL_COLUMNS})
     missing = [c for c in BASE_COLUMNS if c not in df.columns]
     if missing: raise SpbiasError(f"{path} lacks columns {missing}.", f"write a header with {' '.join(BASE_COLUMNS)}.")
+    if len(df) == 0: raise SpbiasError(f"{path} holds a header and no predictions.", "pass a file `spbias predict` wrote (its rows were lost?).")
     for c in ("y_true", "y_pred"):
         v = pd.to_numeric(df[c], errors="coerce")
         bad = ~v.isin([0, 1, 2])
         if bad.any(): raise SpbiasError(f"{path}, data row {int(np.argmax(bad)) + 1}: {c} is {df[c][bad].iloc[0]!r}, not 0, 1 or 2.",
                                         "use labels 0 (negative), 1 (neutral), 2 (positive).")
         df[c] = v.astype(np.int8)
+    _check_contents(df, path)
     df["run"] = df["run_id"]
     if "seed" in df:
-        s = pd.to_numeric(df["seed"], errors="coerce").astype("Int64")
+        s = df["seed"].astype("Int64")
         df["run"] = df["run"].where(s.isna(), df["run_id"] + "/seed-" + s.astype(str))
+    _one_validation_accuracy(df, path)
     return df
+
+_ROW = lambda bad: int(np.argmax(np.asarray(bad))) + 1  # the first offending data row, counted from 1
+
+def _check_contents(df:pd.DataFrame, path:Path):
+    "Refuse rows without their keys, seeds that are no integers, a prompt with and without seeds, accuracies outside [0, 1], scores that are no numbers; convert the numbers."
+    for c in ("category", "group", "model", "run_id", "dataset"):
+        bad = df[c].str.strip().eq("")
+        if bad.any(): raise SpbiasError(f"{path}, data row {_ROW(bad)}: {c} is empty.", "every row needs its category, group, model, run_id and dataset "
+                                        "(an empty one would count as a group or a prompt of its own).")
+    def numbers(c, ok, what, fix):
+        v = pd.to_numeric(df[c], errors="coerce")
+        bad = df[c].notna() & ~ok(v)
+        if bad.any(): raise SpbiasError(f"{path}, data row {_ROW(bad)}: {c} is {df[c][bad].iloc[0]!r}, not {what}.", fix)
+        df[c] = v
+    if "seed" in df:
+        numbers("seed", lambda v: v.notna() & (v == v.round()), "an integer",
+                "give each tuned prompt's seed as an integer (or leave the column empty for a prompt without seeds).")
+        mixed = df["seed"].isna().groupby(df["run_id"]).nunique() > 1
+        if mixed.any(): raise SpbiasError(f"{path}: prompt {mixed.idxmax()} has rows with a seed and rows without one.",
+                                          "give every row of a tuned prompt its seed (spbias predict writes it).")
+    for c in ("validation_accuracy", "test_accuracy"):
+        if c in df: numbers(c, lambda v: v.between(0, 1), "a number in [0, 1]", "write accuracies as fractions in [0, 1], or leave them empty.")
+    for c in ("score_negative", "score_neutral", "score_positive"):
+        if c in df: numbers(c, lambda v: v.notna(), "a number", "write the label scores as numbers (logits), or drop the score columns.")
+
+def _one_validation_accuracy(df:pd.DataFrame, path:Path):
+    "Refuse a prompt whose rows give several validation accuracies (the top-k choice reads one)."
+    if "validation_accuracy" not in df: return
+    n = df.groupby(["model", "dataset", "run"]).validation_accuracy.nunique(dropna=False)
+    if (n > 1).any():
+        m, d, r = n.index[np.argmax(n.to_numpy() > 1)]
+        vals = df.validation_accuracy[(df.model == m) & (df.dataset == d) & (df.run == r)].drop_duplicates().tolist()
+        vals = ", ".join(f"{v:g}" for v in sorted(vals, key=lambda v: (v != v, v)))
+        raise SpbiasError(f"{path}: prompt {r} (model {m}, tuned on {d}) has several validation accuracies ({vals}).",
+                          "give each prompt one validation accuracy (the top-k choice reads it); is the file pooled from several runs under one run_id?")
 
 # %% ../nbs/22_metrics.ipynb #737def36
 def load_predictions(paths:list|str|Path # predictions TSVs (or folders: every *.tsv below)
