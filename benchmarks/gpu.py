@@ -26,6 +26,7 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT/"benchmarks"))
 import numpy as np
+from step_speed import spbias_speed  # the measurement benchmarks/tune.py takes too
 
 # dense peak TFLOP/s by device kind and dtype (vendor data sheets; float32 without TF32, SXM parts)
 PEAK_TFLOPS = {
@@ -54,50 +55,6 @@ def load_texts(tokenizer, limit:int)->tuple[list[str], np.ndarray, str]:
     t = load_sentiment(name, split="train")
     t = t.sample(min(limit, len(t)), random_state=0) if limit else t
     return t.text.tolist(), t.label.to_numpy(), name
-
-
-def spbias_speed(model_t, ids, labels, seeds:list[int], steps:int, batch_size:int, loaded_at:float)->dict:
-    "Examples/s of the compiled step over `seeds`; compile seconds of every shape, and the first step's seconds from `loaded_at`."
-    import jax, jax.numpy as jnp
-    from flax import nnx
-    from spbias.data import LABEL_NAMES
-    from spbias.prompt import PromptConfig, prompt_base
-    from spbias.tune import TuneConfig, make_optimizer, make_train_step, make_batcher, train_batch
-    from spbias.pretrained import label_token_ids
-    from work import train_macs
-    model, tok, mcfg = model_t
-    cfg = TuneConfig(seeds=seeds, lr=1e-3, batch_size=batch_size)
-    tx = make_optimizer(cfg); gd, params = nnx.split(model)
-    step_fn = make_train_step(gd, tx, "full_vocab")
-    lab = jnp.asarray(label_token_ids(tok, LABEL_NAMES))
-    bases = jnp.asarray(np.stack([prompt_base(model, PromptConfig(), seed=s, tokenizer=tok) for s in seeds]))
-    deltas = jnp.zeros_like(bases); st = jax.vmap(tx.init)(deltas); act = jnp.ones(len(seeds), bool)
-    batcher = make_batcher(cfg, [len(t) for t in ids])
-    pad = mcfg.pad_token_id or 0
-    batches = []
-    for k in range(steps + 1):
-        tk, m, e, slots = train_batch(batcher, ids, seeds, k, pad)
-        y, w = np.where(slots >= 0, labels[np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
-        batches.append(tuple(jax.device_put(x) for x in (tk, m, e, y, w)) + (int((slots >= 0).sum()), m.shape))
-    compiled, compile_s, first_step_s = {}, 0.0, None
-    for b in batches:  # ahead of time: every shape once
-        if b[-1] not in compiled:
-            t0 = time.perf_counter()
-            compiled[b[-1]] = step_fn.lower(params, deltas, st, bases, *b[:5], act, lab).compile()
-            compile_s += time.perf_counter() - t0
-        if first_step_s is None:  # the first step, as `spbias tune` takes it: compile, run, read the losses
-            deltas, st, l, _ = compiled[b[-1]](params, deltas, st, bases, *b[:5], act, lab)
-            np.asarray(l); first_step_s = time.perf_counter() - loaded_at
-    jax.block_until_ready(deltas)
-    t0, n, macs = time.perf_counter(), 0, 0
-    for b in batches[1:]:
-        deltas, st, l, _ = compiled[b[-1]](params, deltas, st, bases, *b[:5], act, lab)
-        n += b[5]; S, R, T = b[-1]; P = cfg.n_tokens
-        macs += train_macs(mcfg, S * R * T, S * R * T * (T + P), b[5]) + train_macs(mcfg, S * P, S * P * P, 0)
-    jax.block_until_ready((deltas, l))
-    dt = time.perf_counter() - t0
-    return dict(seeds=len(seeds), steps=steps, examples=n, seconds=dt, examples_per_s=n / dt, seed_steps_per_s=steps * len(seeds) / dt,
-                compile_s=compile_s, first_step_s=first_step_s, shapes=sorted(map(list, compiled)), flops=2 * macs)
 
 
 def peft_speed(folder_or_model, tokenizer, texts, labels, steps:int, batch_size:int, dtype:str, device:str, mcfg, seed:int=0)->dict:
@@ -186,8 +143,8 @@ def main(argv=None):
         res["data"] = f"{data} train ({len(texts)} texts, 3-class)"
         peak = peak_tflops(dev.device_kind, dtype, a.peak_tflops)
         mfu = lambda r: None if peak is None else r["flops"] / r["seconds"] / (peak * 1e12)
-        one = spbias_speed(model_t, ids, labels, [1001], a.steps, a.batch_size, loaded)
-        many = spbias_speed(model_t, ids, labels, list(range(1001, 1001 + a.seeds)), a.steps, a.batch_size, time.perf_counter())
+        one = spbias_speed(model_t, ids, labels, [1001], a.steps, a.batch_size, loaded_at=loaded)
+        many = spbias_speed(model_t, ids, labels, list(range(1001, 1001 + a.seeds)), a.steps, a.batch_size)
         r = {"load_s": load_s, "spbias_1_seed": one | dict(mfu=mfu(one)), f"spbias_{a.seeds}_seeds": many | dict(mfu=mfu(many)),
              "seeds_together_vs_one": many["seed_steps_per_s"] / one["seed_steps_per_s"], "peak_tflops": peak}
         del model_t

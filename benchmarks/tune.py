@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT/"benchmarks"))
 RESULTS = ROOT/"benchmarks"/"results"/"tune.json"
 
 import numpy as np
+from step_speed import spbias_speed  # the measurement benchmarks/gpu.py takes too
 
 
 def machine_info()->dict:
@@ -70,47 +71,6 @@ def real_run(a):
 
 
 # ---------------------------------------------------------------------------------------------- speed
-def spbias_speed(model_t, ids, labels, seeds:list[int], steps:int, batch_size:int, buckets, packing:bool=True):
-    "Train examples/s (all seeds counted) of spbias' compiled multi-seed step, on the batches `spbias tune` draws."
-    import jax, jax.numpy as jnp
-    from flax import nnx
-    from spbias.data import LABEL_NAMES
-    from spbias.prompt import PromptConfig, prompt_base
-    from spbias.tune import TuneConfig, make_optimizer, make_train_step, make_batcher, train_batch
-    from spbias.pretrained import label_token_ids
-    from work import train_macs
-    model, tok, mcfg = model_t
-    cfg = TuneConfig(seeds=seeds, lr=1e-2, batch_size=batch_size, buckets=tuple(buckets), packing=packing)
-    tx = make_optimizer(cfg); gd, params = nnx.split(model)
-    step_fn = make_train_step(gd, tx, "full_vocab")
-    lab = jnp.asarray(label_token_ids(tok, LABEL_NAMES))
-    bases = jnp.asarray(np.stack([prompt_base(model, PromptConfig(), seed=s, tokenizer=tok, bos_token_id=mcfg.bos_token_id) for s in seeds]))
-    deltas = jnp.zeros_like(bases); st = jax.vmap(tx.init)(deltas); act = jnp.ones(len(seeds), bool)
-    batcher = make_batcher(cfg, [len(t) for t in ids])
-    batches = {k: train_batch(batcher, ids, seeds, k, mcfg.pad_token_id or 0) for k in range(1000, 1000 + steps)}
-    def run(k):
-        nonlocal deltas, st
-        tk, m, e, slots = batches[k]
-        y, w = np.where(slots >= 0, labels[np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
-        deltas, st, l, _ = step_fn(params, deltas, st, bases, tk, m, e, y, w, act, lab)
-        S, R, T = m.shape; P = cfg.n_tokens
-        macs = train_macs(mcfg, S * R * T, S * R * T * (T + P), int((slots >= 0).sum())) + train_macs(mcfg, S * P, S * P * P, 0)  # rows + prompt prefix
-        return l, int((slots >= 0).sum()), int((m > 0).sum()), m.size, macs
-    # warm-up: compile every shape the timed steps use, once
-    seen, t0 = set(), time.time()
-    for k, b in batches.items():
-        if b[0].shape not in seen: seen.add(b[0].shape); run(k)[0].block_until_ready()
-    compile_s = time.time() - t0
-    t0, n, real, padded, macs = time.time(), 0, 0, 0, 0
-    for k in batches:
-        l, c, r, p, w = run(k); n += c; real += r; padded += p; macs += w
-    l.block_until_ready()
-    dt = time.time() - t0
-    return dict(examples=n, seconds=dt, examples_per_s=n / dt, steps=steps, seed_steps_per_s=steps * len(seeds) / dt,
-                warmup_compile_s=compile_s, shapes=sorted(map(list, seen)), packing=packing,
-                text_tokens=real, computed_tokens=padded, token_fill=real / padded, macs=macs)
-
-
 def peft_speed(texts, labels, steps:int, batch_size:int, cfg, seed:int=0):
     "Train examples/s of HF PEFT prompt tuning (8 virtual tokens) with torch AdamW, the usual recipe."
     import torch, transformers as tf
@@ -165,9 +125,9 @@ def speed(a):
                n_tokens=8, machine=machine_info())
     res["peft"] = peft_speed(train.text.tolist(), labels, a.peft_steps, a.batch_size, model_t[2])
     print("peft", res["peft"], flush=True)
-    res["spbias_1_seed"] = spbias_speed(model_t, ids, labels, [1001], a.steps, a.batch_size, a.buckets)
+    res["spbias_1_seed"] = spbias_speed(model_t, ids, labels, [1001], a.steps, a.batch_size, a.buckets, first_batch=1000)
     print("spbias 1 seed", res["spbias_1_seed"], flush=True)
-    res["spbias_1_seed_bucketed"] = spbias_speed(model_t, ids, labels, [1001], a.steps, a.batch_size, a.buckets, packing=False)
+    res["spbias_1_seed_bucketed"] = spbias_speed(model_t, ids, labels, [1001], a.steps, a.batch_size, a.buckets, packing=False, first_batch=1000)
     print("spbias 1 seed, bucketed", res["spbias_1_seed_bucketed"], flush=True)
     res["speedup_vs_peft"] = res["spbias_1_seed"]["examples_per_s"] / res["peft"]["examples_per_s"]
     res["target_speedup_vs_peft"] = 2.5
@@ -179,7 +139,7 @@ def speed(a):
         spbias_macs_per_s=res["spbias_1_seed"]["macs"] / res["spbias_1_seed"]["seconds"], peft_macs_per_s=res["peft"]["macs"] / res["peft"]["seconds"])
     if a.many_seeds:
         seeds = list(range(1001, 1001 + a.many_seeds))
-        res[f"spbias_{a.many_seeds}_seeds_together"] = m = spbias_speed(model_t, ids, labels, seeds, a.many_steps, a.batch_size, a.buckets)
+        res[f"spbias_{a.many_seeds}_seeds_together"] = m = spbias_speed(model_t, ids, labels, seeds, a.many_steps, a.batch_size, a.buckets, first_batch=1000)
         print("spbias many", m, flush=True)
         res["seeds_together_vs_sequential"] = m["seed_steps_per_s"] / res["spbias_1_seed"]["seed_steps_per_s"]
     merge_results("speed", res)
