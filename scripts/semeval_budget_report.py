@@ -4,7 +4,7 @@
 
 Reads each run folder's config.json and every seed's metrics.jsonl (and summary.json once the run has finished), and writes
 curves.csv (one row per run, seed and evaluation), seeds.csv (one row per run and seed: the best evaluation so far, and the
-final status and test accuracy once finished) and figures/learning_curve.png (validation accuracy and loss against the step,
+final status and test accuracy, with its Wilson 95% interval over the test split's n sentences, once finished) and figures/learning_curve.png (validation accuracy and loss against the step,
 with the validation split's majority class). Runs still going are reported as far as they got. The files it writes are its
 own; they are replaced on every call (they are derived from the run folders, which it never changes).
 """
@@ -36,8 +36,16 @@ def read_runs(runs:Path)->tuple[pd.DataFrame, pd.DataFrame, dict]:
                               best_step=best.get("step"), best_validation_accuracy=best.get("eval_accuracy"),
                               best_validation_loss=best.get("eval_loss"), finished=bool(done),
                               status=done.get("status", "running"), test_accuracy=done.get("test_accuracy"),
-                              validation_majority=majority[run.name], validation_size=cfg["split_sizes"]["validation"]))
-    return pd.DataFrame(curves), pd.DataFrame(seeds), majority
+                              validation_majority=majority[run.name], validation_size=cfg["split_sizes"]["validation"],
+                              test_size=cfg["split_sizes"]["test"], test_majority=max(cfg["class_counts"]["test"]) / cfg["split_sizes"]["test"]))
+    seeds = pd.DataFrame(seeds)
+    if seeds.test_accuracy.notna().any():  # each finished prompt's test accuracy: a Wilson 95% interval over the test split's n sentences
+        from statsmodels.stats.proportion import proportion_confint
+        ok = seeds.test_accuracy.notna()
+        k = (seeds.test_accuracy[ok] * seeds.test_size[ok]).round()
+        lo, hi = proportion_confint(k, seeds.test_size[ok], alpha=0.05, method="wilson")
+        seeds.loc[ok, "test_ci_low"], seeds.loc[ok, "test_ci_high"], seeds.loc[ok, "test_ci_method"] = lo, hi, "Wilson 95%, n = test_size"
+    return pd.DataFrame(curves), seeds, majority
 
 
 def draw(curves:pd.DataFrame, majority:dict, path:Path):
@@ -48,6 +56,9 @@ def draw(curves:pd.DataFrame, majority:dict, path:Path):
     sns.lineplot(curves, x="step", y="eval_accuracy", hue="run", style="seed", ax=a, marker="o", markersize=3)
     for k, (run, share) in enumerate(sorted(majority.items())):
         a.axhline(share, color="grey", ls="--", lw=1, label="majority class" if k == 0 else None)
+    for ax in (a, b):  # the first study's budget, and the papers' first step of early stopping
+        ax.axvline(150, color="tab:red", ls=":", lw=1, label="first study: 150 steps" if ax is a else None)
+        ax.axvline(2500, color="black", ls=":", lw=1, label="papers: early stopping from 2,500" if ax is a else None)
     a.set(title="SemEval-2018 V-oc: validation accuracy (whole split)", xlabel="training step (batch 8)", ylabel="accuracy")
     a.legend(fontsize=8)
     sns.lineplot(curves, x="step", y="eval_loss", hue="run", style="seed", ax=b, marker="o", markersize=3, legend=False)
