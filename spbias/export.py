@@ -212,7 +212,8 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
                keep_current:bool=False # leave a folder that already holds the very same prompt (run_id, seed, embeddings) as it is
               )->list[Path]:
     "Export a run's prompts as PEFT adapters: chosen seeds, or its top k by validation accuracy."
-    from spbias.predict import load_run, top_seeds
+    from spbias.run import load_run
+    from spbias.predict import top_seeds
     config, found = load_run(run_dir)
     if (seeds is None) == (top_k is None): raise SpbiasError("give either the seeds to export or top_k, not both.", "pass --seed S or --top-k K.")
     if seeds is not None:
@@ -337,10 +338,10 @@ def predict_prompts(adapters:list, # adapter folders (or `read_adapter` dicts): 
         lay, t = (a["meta"]["input"], a["meta"]["tuning"]) if a["meta"] else ({}, {})
         lab = tuple(lay.get("label_token_ids") or label_token_ids(tok, LABEL_NAMES))
         groups.setdefault((a["embeddings"].shape[0], lab, lay.get("max_len", 128), tuple(t.get("buckets") or DEFAULT_BUCKETS)), []).append(k)
-    frames = [None] * len(adapters)
+    frames, tokens = [None] * len(adapters), {}  # the texts tokenized once per max_len
     for (_, lab, max_len, buckets), ks in groups.items():
-        tokens = encode_texts(tok, table.text.astype(str).tolist(), max_len)
-        scores, _ = score_texts(m, np.stack([adapters[k]["embeddings"] for k in ks]), tokens, list(lab), batch_size, buckets, pad_id=pad, progress=progress)
+        if max_len not in tokens: tokens[max_len] = encode_texts(tok, table.text.astype(str).tolist(), max_len)
+        scores, _ = score_texts(m, np.stack([adapters[k]["embeddings"] for k in ks]), tokens[max_len], list(lab), batch_size, buckets, pad_id=pad, progress=progress)
         for k, sc in zip(ks, scores):
             i = ids[k]
             frames[k] = predictions_frame(table, y, sc, i["model"] if adapters[k]["meta"] else spec, i["run_id"], i["dataset"], i["seed"],
@@ -352,16 +353,16 @@ def main(argv:list[str]|None=None)->int:
     "spbias export: a run's tuned prompts as PEFT prompt-tuning adapters with model cards."
     from spbias.cli import HelpFormatter
     from spbias.core import parse_seeds
+    from spbias.checks import positive_int
     p = argparse.ArgumentParser(prog="spbias export", description="Write a run's prompts as Hugging Face PEFT prompt-tuning adapters "
                                 "(adapter_config.json, adapter_model.safetensors, README.md model card, spbias.json).", formatter_class=HelpFormatter)
     p.add_argument("run", help="run folder written by spbias tune")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--seed", help="the seed(s) to export, e.g. 1005 (into --out itself) or 1001,1003 (into OUT/seed-<s>)")
-    g.add_argument("--top-k", type=int, help="export the k usable seeds with the best validation accuracy, into OUT/seed-<s>")
+    g.add_argument("--top-k", type=positive_int, help="export the k usable seeds with the best validation accuracy, into OUT/seed-<s>")
     p.add_argument("--out", required=True, help="the adapter folder (one seed), or the folder of seed-<s> folders")
     p.add_argument("--force", action="store_true", help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
     a = p.parse_args(argv)
-    if a.top_k is not None and a.top_k < 1: p.error("--top-k must be at least 1")
     done = export_run(a.run, a.out, seeds=None if a.seed is None else parse_seeds(a.seed), top_k=a.top_k, force=a.force)
     for d in done:
         r = json.loads((d/SPBIAS_META).read_text())["results"]

@@ -477,12 +477,12 @@ def main_gaps(argv:list[str]|None=None)->int:
     return 0
 
 # %% ../nbs/22_metrics.ipynb #0cfd7f5f
-def read_gaps(path:str|Path)->pd.DataFrame:
-    "A gap table CSV (group names such as 'NA' stay text)."
-    if not Path(path).is_file(): raise SpbiasError(f"gap table {path} not found.", "run `spbias gaps` first.")
+def read_gaps(path:str|Path, flag:str="gap table")->pd.DataFrame:
+    "A gap table CSV (group names such as 'NA' stay text); a file that cannot be parsed is an error naming it."
+    from spbias.checks import load_table_or_fail
+    if not Path(path).is_file(): raise SpbiasError(f"{flag} {path} not found.", "run `spbias gaps` first.")
     num = ["gap_mean", "ci_low", "ci_high", "p_value", "p_adjusted", "value_mean"]
-    if Path(path).suffix.lower() == ".parquet": return load_table(path)
-    return load_table(path, keep_default_na=False, na_values={c: ["", "nan", "NaN"] for c in num})
+    return load_table_or_fail(Path(path), flag, keep_default_na=False, na_values={c: ["", "nan", "NaN"] for c in num})
 
 def main_table2(argv:list[str]|None=None)->int:
     "`spbias table2`: net count of models with significant gaps per group, dataset and metric."
@@ -498,12 +498,10 @@ def main_table2(argv:list[str]|None=None)->int:
     ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     _refuse_overwrite([a.out], a.force)
-    from spbias.checks import check_input_file, check_gap_table, load_table_or_fail, make_room
+    from spbias.checks import check_input_file, check_gap_table, make_room
     check_input_file(a.gaps, "GAPS", "the gap table `spbias gaps` wrote")
     metrics = tuple(m.strip() for m in a.metrics.split(","))
-    try: gaps = read_gaps(a.gaps)
-    except SpbiasError: raise
-    except (ValueError, OSError) as e: raise SpbiasError(f"GAPS {a.gaps} cannot be read as a table ({str(e).strip()[:120]}).", "pass the gap table `spbias gaps` wrote.") from None
+    gaps = read_gaps(a.gaps, "GAPS")
     t2 = table2(check_gap_table(gaps, a.gaps, metrics=metrics), metrics, a.adjust)
     if a.wide:  # one header row: "<dataset> <metric>" columns, so every format holds it
         w = table2_wide(t2); w.columns = [" ".join(str(x) for x in c if str(x)) for c in w.columns]; t2 = w.reset_index()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, functools, json, math, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
-from .core import SpbiasError, atomic_write_text, move_aside, save_table, TABLE_FORMATS
+from .core import SpbiasError, atomic_write_text, save_table, TABLE_FORMATS
 from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
 from .models import parse_mesh, shard_seeds, mesh_note
@@ -142,13 +142,13 @@ def main(argv:list[str]|None=None)->int:
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))  # every input is checked before the model loads or anything moves
     if (a.run is None) == (a.prompt is None): p.error("give either --run RUN or --prompt DIR (one or more), not both")
     if a.prompt and a.top_k is not None: p.error("--top-k picks among a run's seeds; with --prompt every adapter given is scored: drop --top-k, or pass only the adapters to score")
-    if a.run: check_run(a.run)
-    else:
+    config = check_run(a.run) if a.run else None  # the run's config, read once
+    if not a.run:
         from spbias.export import read_adapter, predict_prompts
         adapters = [read_adapter(d) for d in a.prompt]
     if a.testset in ("train", "validation", "test"):
         from spbias.data import load_sentiment
-        run = load_run(a.run)[0]["run"] if a.run else next((d["meta"]["tuning"] for d in adapters if d["meta"]), None)
+        run = config["run"] if a.run else next((d["meta"]["tuning"] for d in adapters if d["meta"]), None)
         if run is None: raise SpbiasError(f"--testset {a.testset} needs the tuning set, which only a spbias adapter (with spbias.json) names.", "pass a bias-set TSV as --testset.")
         table = tuning_split_table(load_sentiment(run["dataset"], run["data_dir"], split=a.testset, mapping=run["mapping"]), a.testset)
     else: table = read_testset(a.testset)

@@ -8,14 +8,12 @@ import functools, hashlib, json, os, shutil, signal, threading, time
 from pathlib import Path
 import numpy as np
 import spbias
-from .core import SpbiasError, atomic_write_json, atomic_write_text, atomic_savez, move_aside
+from .core import SpbiasError, atomic_write_json, atomic_write_text, atomic_savez, append_jsonl, move_aside
 from .data import SPLITS, table_sha256
 # JAX is imported where a function needs it: `spbias sweep` and `spbias.checks` read run folders without loading it
 
 def _primary()->bool:
-    "True in process 0 (the one that writes), and where JAX is not loaded (one process)."
-    import sys
-    if "jax" not in sys.modules: return True
+    "True in process 0, the one that writes (`distributed.is_primary`, imported when a writer needs it)."
     from spbias.distributed import is_primary
     return is_primary()
 
@@ -210,7 +208,6 @@ def resume(out:str|Path, # the run folder (`prepare_out` said 'resume', or 'fres
 
 def log_evaluation(out:str|Path, seed:int, record:dict):
     "Append one evaluation's line to a seed's metrics.jsonl (process 0 writes)."
-    from spbias.core import append_jsonl
     if _primary(): append_jsonl(seed_dir(out, seed)/METRICS, record)
 
 # %% ../nbs/11b_run.ipynb #5acb0c1b

@@ -224,11 +224,15 @@ def write_manifest(run:Run, out:Path, seconds:float, location:str|None=None # wh
         parameters={k: v for k, v in run.parameters(out).items()}, seconds=round(seconds, 1), location=location or str(folder),
         spbias_version=spbias.__version__, finished=time.strftime("%Y-%m-%dT%H:%M:%S"), files=files))
 
+def _run_fs(run:Run, out):
+    "The filesystem of a run folder and its path on it."
+    import fsspec
+    if is_url(out): fs, root = out_fs(out); return fs, f"{root}/{run.run_id}"
+    return fsspec.filesystem("file"), run.folder(out).resolve().as_posix()
+
 def is_complete(run:Run, out:Path|str)->bool:
     "True when the run folder holds a manifest for this exact config and all the files it lists (out: a folder or a URL)."
-    import fsspec
-    if is_url(out): fs, root = out_fs(out); folder = f"{root}/{run.run_id}"
-    else: fs, folder = fsspec.filesystem("file"), run.folder(out).resolve().as_posix()  # the same checks on the local disk
+    fs, folder = _run_fs(run, out)  # a URL, or the same checks on the local disk
     try: m = json.loads(fs.cat_file(f"{folder}/{MANIFEST}"))
     except (OSError, ValueError): return False
     return m.get("config_hash") == run.config_hash and set(m.get("files", {})) <= _files_under(fs, folder)
@@ -572,12 +576,6 @@ def stage_out(out, stage:str)->Path|str:
     "A stage's output root: `<out>/<stage>`; its runs lie at `<out>/<stage>/<model>/<dataset>/<run>`."
     out = _out_root(out)
     return f"{out}/{stage}" if is_url(out) else out/stage
-
-def _run_fs(run:Run, out):
-    "The filesystem of a run folder and its path on it."
-    import fsspec
-    if is_url(out): fs, root = out_fs(out); return fs, f"{root}/{run.run_id}"
-    return fsspec.filesystem("file"), run.folder(out).resolve().as_posix()
 
 def _stage(stages:list[Stage], name:str)->Stage:
     got = [s for s in stages if s.name == name]
