@@ -12,9 +12,9 @@ from .data import LABEL_NAMES
 
 # %% auto #0
 __all__ = ['BASE_COLUMNS', 'OPTIONAL_COLUMNS', 'CLASS_NAMES', 'METRICS', 'KEYS', 'PAPERS_SELECTION', 'CI_METHODS', 'ALPHA',
-           'SD_TINY', 'ADJUST', 'FAMILY', 'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'SUMMARY_KEYS', 'ADJUST_NAMES',
-           'FAMILY_TEXT', 'load_predictions', 'confusion', 'rates', 'group_metrics', 'select_groups', 'run_gaps',
-           'top_runs', 'ci_method', 'testable', 'interval', 'adjust_pvalues', 'significance', 'summarise',
+           'SD_TINY', 'ADJUST', 'FAMILIES', 'FAMILY', 'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'SUMMARY_KEYS',
+           'ADJUST_NAMES', 'FAMILY_TEXT', 'load_predictions', 'confusion', 'rates', 'group_metrics', 'select_groups',
+           'run_gaps', 'top_runs', 'ci_method', 'testable', 'interval', 'adjust_pvalues', 'significance', 'summarise',
            'per_run_gaps', 'template_counts', 'resampled_gaps', 'bootstrap_p', 'bootstrap_summary', 'gap_table',
            'gap_tables', 'method_note', 'table2', 'table2_wide', 'main_gaps', 'read_gaps', 'main_table2']
 
@@ -230,20 +230,31 @@ def interval(mean, s, n, # mean, sd (ddof 1) and number of the per-run gaps (arr
 
 # %% ../nbs/22_metrics.ipynb #c7a7ec03
 ADJUST = {"none": None, "holm": "holm", "bh": "fdr_bh"}  # --adjust name: statsmodels' method
-FAMILY = ["model", "dataset", "category", "metric"]     # one family of tests: an attribute's groups, per model, tuning set, metric
+FAMILIES = {  # --family name: the columns that hold one family of tests fixed
+    "attribute": ["model", "dataset", "category", "metric"],  # one attribute's groups, per model, tuning set and metric
+    "set": ["model", "dataset", "metric"],                    # every attribute's groups, per model, tuning set and metric
+    "all": ["model", "dataset"],                              # every test of one model and tuning set
+}
+FAMILY = FAMILIES["attribute"]  # the default family
+
+def _check_family(family):
+    if family not in FAMILIES:
+        raise SpbiasError(f"family {family!r} is unknown.", f"use one of: {', '.join(FAMILIES)}.")
 
 def _check_adjust(adjust):
     if adjust not in ADJUST: raise SpbiasError(f"adjust {adjust!r} is unknown.", "use none, holm or bh.")
 
-def adjust_pvalues(t:pd.DataFrame, # FAMILY columns and p_value
-                   adjust:str="none")->np.ndarray: # "none", "holm" or "bh"
+def adjust_pvalues(t:pd.DataFrame, # the family's columns and p_value
+                   adjust:str="none", # "none", "holm" or "bh"
+                   family:str="attribute" # "attribute", "set" or "all" (FAMILIES)
+                  )->np.ndarray:
     "p-values adjusted within each family (Holm or Benjamini–Hochberg, statsmodels); NaN p-values stay NaN."
-    _check_adjust(adjust)
+    _check_adjust(adjust); _check_family(family)
     p = t.p_value.to_numpy(float)
     if ADJUST[adjust] is None: return p.copy()
     from statsmodels.stats.multitest import multipletests
     out = np.full_like(p, np.nan)
-    for idx in t.groupby(FAMILY, sort=False).indices.values():
+    for idx in t.groupby(FAMILIES[family], sort=False).indices.values():
         idx = idx[~np.isnan(p[idx])]
         if len(idx): out[idx] = multipletests(p[idx], alpha=ALPHA, method=ADJUST[adjust])[1]
     return out
