@@ -22,6 +22,7 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `data` (10): load tuning data — sentiment sets as one 3-class table, length-bucketed batches.
 - `prompt` (11): the soft prompt, its initial embeddings and the label scores behind it.
 - `run` (11b): a run folder's life — its identity (`run_id`), the refuse / resume / `--force` rules, checkpoints, the finish, reading it back.
+- `settings` (11c): `TuneConfig`, each setting of a run written once (type, default, help), and the flags and checks derived from it.
 - `tune` (12): tune — `TuneConfig`, many seeds per compiled step, early stopping, the loop and `spbias tune`.
 - `predict` (13): predict — a run folder and a bias set to the predictions TSV.
 - `plan` (14): will a tuning step fit on a device mesh, from XLA's memory analysis.
@@ -34,6 +35,7 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `hosted` (31): next-token log-probabilities from an OpenAI-compatible endpoint.
 - `manual` (32): the manual-prompt baseline, in the same predictions TSV.
 - `sweep` (40): a SWEEP.yaml expanded into papermill runs, sharded and resumable.
+- `store` (40a): a sweep's output root, a folder or an fsspec URL: manifests of finished runs, copies up and down.
 - `stages` (40b): staged sweeps (the papers' learning-rate stage, then the main one) and `spbias sweep`'s command line.
 - `figures` (41): figures / tables — gap tables to the papers' figures and tables.
 - `demo` (42): the whole pipeline offline on a small machine.

@@ -40,9 +40,11 @@ def _writable_place(p:Path, flag:str):
     anc = p.parent
     while not anc.exists() and anc != anc.parent: anc = anc.parent
     if not anc.is_dir():
-        raise SpbiasError(f"{flag} {p}: {anc} is a file, so nothing can be created under it.", f"choose another {flag}.")
+        raise SpbiasError(f"{flag} {p}: {anc} is a file, so nothing can be created under it.",
+                          f"choose another {flag}.")
     if not os.access(anc, os.W_OK | os.X_OK):
-        raise SpbiasError(f"{flag} {p}: the folder {anc} is not writable.", f"choose a {flag} in a folder you can write to.")
+        raise SpbiasError(f"{flag} {p}: the folder {anc} is not writable.",
+                          f"choose a {flag} in a folder you can write to.")
 
 def check_out(path:str|Path, # the output the command will write
               force:bool=False, # --force: an existing output will be moved aside (by `make_room`)
@@ -54,25 +56,30 @@ def check_out(path:str|Path, # the output the command will write
     "Check an output path before anything runs: file or folder, extension, writable place, and the --force rule."
     p = Path(path)
     if kind == "file":
-        if p.is_dir(): raise SpbiasError(f"{flag} {p} is a folder, and a file is needed.", f"name a file, e.g. {p/'out'}{(exts or ('.tsv',))[0]}.")
+        if p.is_dir():
+            raise SpbiasError(f"{flag} {p} is a folder, and a file is needed.",
+                              f"name a file, e.g. {p/'out'}{(exts or ('.tsv',))[0]}.")
         if exts == tuple(TABLE_FORMATS):  # a table: its extension chooses its format (core.table_format)
             try: table_format(p)
             except SpbiasError as e: raise SpbiasError(f"{flag} {e.problem}", e.fix) from None
         elif exts and p.suffix.lower() not in exts:
-            raise SpbiasError(f"{flag} {p}: the extension {p.suffix or '(none)'!r} is not one this command writes ({', '.join(exts)}).",
+            raise SpbiasError(f"{flag} {p}: the extension {p.suffix or '(none)'!r} is not one this command writes "
+                              f"({', '.join(exts)}).",
                               f"name it e.g. {p.with_suffix(exts[0]).name}.")
     elif p.exists() and not p.is_dir():
-        raise SpbiasError(f"{flag} {p} is a file, and a folder is needed.", f"name a folder (it is created), e.g. {p.with_suffix('')}-out.")
+        raise SpbiasError(f"{flag} {p} is a file, and a folder is needed.",
+                          f"name a folder (it is created), e.g. {p.with_suffix('')}-out.")
     _writable_place(p, flag)
     taken = p.exists() and (kind == "file" or any(p.iterdir()))
     if rule and taken and not force:
         raise SpbiasError(f"{flag} {p} exists{' and is not empty' if kind == 'folder' else ''}.",
-                          f"choose another {flag}, or pass --force to move the old one aside to {p.name}.replaced-<time> (nothing is deleted).")
+                          f"choose another {flag}, or pass --force to move the old one aside to "
+                          f"{p.name}.replaced-<time> (nothing is deleted).")
     return p
 
 def make_room(paths:list, # outputs already passed by `check_out`
               log=print)->list[Path]:
-    "Move each existing output aside (`core.move_aside`): call it under --force once every check has passed, just before writing."
+    "Move each existing output aside (`core.move_aside`), under --force once every check passed, just before writing."
     moved = []
     for p in paths:
         if p is None or not Path(p).exists() or (Path(p).is_dir() and not any(Path(p).iterdir())): continue
@@ -103,5 +110,6 @@ def load_table_or_fail(path:Path, flag:str, **kw):
     try: return load_table(path, **kw)
     except (ValueError, OSError) as e:
         if isinstance(e, SpbiasError): raise
-        raise SpbiasError(f"{flag} {path} cannot be read as a {TABLE_FORMATS.get(Path(path).suffix.lower(), 'table')} ({str(e).strip()[:120]}).",
+        raise SpbiasError(f"{flag} {path} cannot be read as a {TABLE_FORMATS.get(Path(path).suffix.lower(), 'table')} "
+                          f"({str(e).strip()[:120]}).",
                           "check that the file is complete and of the format its extension names.") from None

