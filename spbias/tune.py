@@ -48,17 +48,20 @@ def make_optimizer(cfg:TuneConfig)->optax.GradientTransformation:
     return _optimizer(cfg.lr, cfg.weight_decay, cfg.warmup_steps, cfg.clip_norm)
 
 @functools.lru_cache(maxsize=8)
-def _optimizer(lr, weight_decay, warmup_steps, clip_norm):  # cached: equal settings give the same object, so the compiled step is reused
+# cached: equal settings give the same object, so the compiled step is reused
+def _optimizer(lr, weight_decay, warmup_steps, clip_norm):
     sched = optax.linear_schedule(0.0, lr, warmup_steps) if warmup_steps else lr
     parts = [optax.clip_by_global_norm(clip_norm)] if clip_norm else []
     return optax.chain(*parts, optax.adamw(sched, weight_decay=weight_decay))
 
 @functools.lru_cache(maxsize=8)
 def make_train_step(graphdef, tx, loss:str="full_vocab",
-                    seeds:str="auto" # vmap: all seeds as one batch | map: one seed after another inside the step | auto: map on CPU, vmap elsewhere
+                    seeds:str="auto" # vmap: the seeds as one batch | map: one after another | auto: map on CPU
                    ):
-    "A jit-compiled step over S seeds: (params, deltas, opt_states, bases, tokens, mask, ends, labels, weights, active, label_ids) → new deltas, states, losses [S] (NaN: not active), accuracies [S]."
-    if seeds not in SEED_LOOPS: raise SpbiasError(f"unknown seed loop {seeds!r}.", f"use one of: {', '.join(SEED_LOOPS)}.")
+    "A jit-compiled step over S seeds: new deltas, states, losses [S] (NaN: not active) and accuracies [S]."
+    # its arguments: params, deltas, opt_states, bases, tokens, mask, ends, labels, weights, active, label_ids
+    if seeds not in SEED_LOOPS:
+        raise SpbiasError(f"unknown seed loop {seeds!r}.", f"use one of: {', '.join(SEED_LOOPS)}.")
     if seeds == "auto": seeds = "map" if jax.default_backend() == "cpu" else "vmap"
     def seed_loss(delta, base, model, tok, mask, ends, y, w, label_ids):
         l, (_, scores) = prompt_loss(model, base + delta, tok, mask, y, w, label_ids, loss, ends)
@@ -68,7 +71,8 @@ def make_train_step(graphdef, tx, loss:str="full_vocab",
     def step(params, deltas, opt_states, bases, tok, mask, ends, y, w, active, label_ids):
         model = nnx.merge(graphdef, params)
         def one(delta, opt_state, base, tok, mask, ends, y, w, act):
-            (l, acc), g = jax.value_and_grad(seed_loss, has_aux=True)(delta, base, model, tok, mask, ends, y, w, label_ids)
+            (l, acc), g = jax.value_and_grad(seed_loss, has_aux=True)(delta, base, model, tok, mask, ends, y, w,
+                                                                      label_ids)
             upd, new_state = tx.update(g, opt_state, delta)
             new_delta = optax.apply_updates(delta, upd)
             ok = act & jnp.isfinite(l) & jnp.isfinite(new_delta).all()
@@ -78,18 +82,21 @@ def make_train_step(graphdef, tx, loss:str="full_vocab",
             return delta, opt_state, jnp.asarray(jnp.nan, jnp.float32), jnp.asarray(0.0, jnp.float32)
         xs = (deltas, opt_states, bases, tok, mask, ends, y, w, active)
         if seeds == "vmap": return jax.vmap(one)(*xs)  # (`tune` leaves stopped seeds out of the batch: `lineup`)
-        return jax.lax.map(lambda x: jax.lax.cond(x[-1], one, skip, *x), xs)  # one seed after another; stopped ones cost nothing
+        # one seed after another; stopped ones cost nothing
+        return jax.lax.map(lambda x: jax.lax.cond(x[-1], one, skip, *x), xs)
     return jax.jit(step, donate_argnums=(1, 2))
 
 # %% ../nbs/12_tune.ipynb #2931a41a
 def evaluate(model, prompts_spe, token_ids, labels, label_ids, loss:str="full_vocab", batch_size:int=64,
              buckets=DEFAULT_BUCKETS, pack:str="tree", progress:bool=False)->tuple[np.ndarray, np.ndarray]:
     "Mean loss [S] and accuracy [S] of every prompt on a labelled split."
-    scores, lse = score_texts(model, prompts_spe, token_ids, label_ids, batch_size, buckets, with_lse=(loss == "full_vocab"), pack=pack,
+    scores, lse = score_texts(model, prompts_spe, token_ids, label_ids, batch_size, buckets,
+                              with_lse=(loss == "full_vocab"), pack=pack,
                               progress=progress)
     y = np.asarray(labels)
     gold = np.take_along_axis(scores, np.broadcast_to(y[None, :, None], scores.shape[:2] + (1,)), axis=2)[..., 0]
-    norm = lse if loss == "full_vocab" else np.log(np.exp(scores - scores.max(-1, keepdims=True)).sum(-1)) + scores.max(-1)
+    norm = lse
+    if loss != "full_vocab": norm = np.log(np.exp(scores - scores.max(-1, keepdims=True)).sum(-1)) + scores.max(-1)
     return (norm - gold).mean(1), (scores.argmax(-1) == y[None]).mean(1)
 
 # %% ../nbs/12_tune.ipynb #76f174a7
@@ -103,20 +110,24 @@ def make_batcher(cfg:TuneConfig, lengths)->PackedBatcher|BucketBatcher:
     return PackedBatcher(lengths, cfg.batch_size, row_length(lengths, cfg.buckets, least=32), cfg.data_seed, row_step=1)
 
 def train_batch(batcher, token_ids, seeds:list[int], step:int, pad_id:int=0):
-    "Tokens and mask (segment ids) [S, R, T], each text's last position as row·T + end and its example index [S, batch_size] (-1: empty) for a step."
+    "A step's tokens and mask (segment ids) [S, R, T], each text's end (row·T + end) and example [S, batch_size]."
     if isinstance(batcher, PackedBatcher): T, slots = batcher.length, batcher.step(seeds, step)
     else: T, idx = batcher.step(seeds, step); slots = idx[..., None]  # one text a row
     tok, mask, ends = pad_packed(token_ids, slots, T, pad_id)
-    idx, pos = flatten_slots(slots, ends, T, batcher.batch_size)  # the output layer reads the texts' ends only, not the empty slots
+    # the output layer reads the texts' ends only, not the empty slots
+    idx, pos = flatten_slots(slots, ends, T, batcher.batch_size)
     return tok, mask, pos, idx
 
 def _load(cfg:TuneConfig, model, table):
-    "The tuning table, read and checked first, then the mesh (from the model's config alone), then the model, streamed onto it."
+    "The tuning table, read and checked first, then the mesh (from the model's config), then the model onto it."
     if table is None: table = load_sentiment(cfg.dataset, cfg.data_dir, mapping=cfg.mapping)
     empty = [s for s in SPLITS if not (table.split == s).any()]
-    if empty: raise SpbiasError(f"the tuning table has no {', '.join(empty)} rows.", "give train, validation and test rows (column split).")
+    if empty:
+        raise SpbiasError(f"the tuning table has no {', '.join(empty)} rows.",
+                          "give train, validation and test rows (column split).")
     from spbias.pretrained import load_model_on
-    *model, mesh = load_model_on(cfg.model, cfg.dtype, cfg.mesh, len(cfg.seeds), loaded=model)  # each tensor straight onto its devices
+    # each tensor straight onto its devices
+    *model, mesh = load_model_on(cfg.model, cfg.dtype, cfg.mesh, len(cfg.seeds), loaded=model)
     return tuple(model), table, mesh
 
 def _initial_state(cfg:TuneConfig, bases, tx)->dict:
@@ -131,7 +142,7 @@ def _initial_state(cfg:TuneConfig, bases, tx)->dict:
 def step_size(n_active:int, # seeds still training
               n_seeds:int, # the run's seeds
               data:int=1)->int: # the mesh's data axis
-    "How many seeds a compacted step computes: the next power of two ≥ `n_active` (a multiple of `data` when the run's seeds divide over it), at most `n_seeds`."
+    "Seeds a compacted step computes: next power of two ≥ `n_active` (a multiple of `data` if seeds divide), ≤ n_seeds."
     if n_active >= n_seeds: return n_seeds
     m = 1 << max(n_active - 1, 0).bit_length()
     if n_seeds % data == 0: m = -(-m // data) * data
@@ -139,7 +150,7 @@ def step_size(n_active:int, # seeds still training
 
 def lineup(active, # which seeds are active [S]
            data:int=1)->tuple[np.ndarray, int]:
-    "The seed indices a compacted step computes (the active ones, then copies of the first as inactive padding), and how many are real."
+    "The seed indices a compacted step computes (active ones, then copies of the first as padding); how many are real."
     live = np.flatnonzero(active)
     n = step_size(len(live), len(active), data)
     return np.concatenate([live, np.full(n - len(live), live[0] if len(live) else 0)]).astype(int), len(live)
@@ -150,13 +161,15 @@ def _after_eval(cfg, st, step, losses, accs):
     for i, seed in enumerate(cfg.seeds):
         if not st["active"][i]: continue
         tl = st["train_sum"][i] / max(st["train_n"][i], 1)
-        log_evaluation(cfg.out, seed, dict(step=step, train_loss=float(tl), eval_loss=float(losses[i]), eval_accuracy=float(accs[i])))
+        log_evaluation(cfg.out, seed,
+                       dict(step=step, train_loss=float(tl), eval_loss=float(losses[i]), eval_accuracy=float(accs[i])))
         if not np.isfinite(losses[i]): st["active"][i], st["nan"][i] = False, True; continue
         if accs[i] > st["best_acc"][i] or (accs[i] == st["best_acc"][i] and losses[i] < st["best_loss"][i]):
             st["best_acc"][i], st["best_loss"][i], st["best_step"][i] = accs[i], losses[i], step
             st["best_deltas"][i] = st["deltas"][i]
         h = st["history"]["eval_losses"][i]; h.append(float(losses[i]))
-        if cfg.early_stopping and should_stop(h, step, cfg.min_steps, cfg.patience): st["active"][i], st["stopped_early"][i] = False, True
+        if cfg.early_stopping and should_stop(h, step, cfg.min_steps, cfg.patience):
+            st["active"][i], st["stopped_early"][i] = False, True
     st["train_sum"][:], st["train_n"][:] = 0, 0
 
 # %% ../nbs/12_tune.ipynb #47ba82ea
@@ -166,9 +179,10 @@ def _spread(values, ix, k:int, n:int)->np.ndarray:
     return out
 
 class _OnDevices:
-    "The seeds the compiled step computes (`lineup` when compacting), their deltas and optimizer states on the devices; `st` keeps every seed on the host."
+    "The seeds the step computes (`lineup` if compacting): deltas, optimizer states on the devices; `st`: all, on host"
     def __init__(self, st:dict, bases, place, data:int, compact:bool, log=lambda *a: None):
-        self.st, self.bases, self.place, self.data, self.compact, self.log, self.built = st, bases, place, data, compact, log, None
+        self.st, self.bases, self.place, self.data = st, bases, place, data
+        self.compact, self.log, self.built = compact, log, None
 
     def sync(self):
         "Copy the devices' deltas and optimizer states back into `st`."
@@ -186,10 +200,13 @@ class _OnDevices:
             self.sync()
             self.ix, self.k = lineup(a, self.data) if self.compact else (np.arange(len(a)), len(a))
             take = lambda x: np.asarray(x)[self.ix]
-            self.deltas, self.opt_states = self.place(take(self.st["deltas"])), self.place(jax.tree.map(take, self.st["opt_states"]))
+            self.deltas = self.place(take(self.st["deltas"]))
+            self.opt_states = self.place(jax.tree.map(take, self.st["opt_states"]))
             self.bases_d = self.place(take(self.bases))
             self.active = self.place(np.arange(len(self.ix)) < self.k if self.compact else a.copy())
-            if a.sum() < len(a): self.log(f"{a.sum()} of {len(a)} seeds active: " + (f"the step now computes {len(self.ix)}" if self.compact else "the step skips the others"))
+            if a.sum() < len(a):
+                now = f"the step now computes {len(self.ix)}" if self.compact else "the step skips the others"
+                self.log(f"{a.sum()} of {len(a)} seeds active: " + now)
             self.built = a.copy()
         return self.deltas, self.opt_states, self.bases_d, self.active
 
@@ -212,10 +229,12 @@ def tune(cfg:TuneConfig, # the run
          stop_at:int|None=None, # stop after this step as if killed (tests)
          progress:bool=True)->Path:
     "Tune one soft prompt per seed; write and return the run folder (several processes: process 0 writes it)."
-    enable_compile_cache()  # a later run (the next papermill notebook) loads the compiled steps instead of compiling them again
+    # a later run (the next papermill notebook) loads the compiled steps instead of compiling them again
+    enable_compile_cache()
     out = Path(cfg.out)
     log = tqdm.write if progress and is_primary() else (lambda *a: None)  # (lines above the progress bar)
-    (model, tokenizer, mcfg), table, mesh = _load(cfg, model, table)  # a mesh that cannot work fails before the run folder is touched
+    # a mesh that cannot work fails before the run folder is touched
+    (model, tokenizer, mcfg), table, mesh = _load(cfg, model, table)
     loaded = time.perf_counter()  # the time to the first step counts from here
     was = (model.scanned, model.remat)
     try:
@@ -223,7 +242,8 @@ def tune(cfg:TuneConfig, # the run
         record = run_record(cfg, model, tokenizer, mcfg, table)
         how = agree_out(out, record, cfg.resume, cfg.force, log)
         if how == "finished": return out
-        set_layers(model, cfg.scan_layers, cfg.remat)  # how the blocks run (--scan-layers, --remat): the same numbers; a sharded model keeps its split
+        # how the blocks run (--scan-layers, --remat): the same numbers; a sharded model keeps its split
+        set_layers(model, cfg.scan_layers, cfg.remat)
         return _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded)
     finally:
         set_layers(model, *was)  # the caller's model as it was (predict_run may reuse it)
@@ -237,26 +257,33 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
     batcher = make_batcher(cfg, [len(t) for t in ids["train"]])
     bases = np.stack([prompt_base(model, cfg.prompt, seed=s, tokenizer=tokenizer) for s in seeds])
     tx = make_optimizer(cfg)
-    start, st = resume(out, _initial_state(cfg, bases, tx), seeds, restore=how == "resume", log=log)  # a checkpoint's step and state, the seed files rewound to it
+    # a checkpoint's step and state, the seed files rewound to it
+    start, st = resume(out, _initial_state(cfg, bases, tx), seeds, restore=how == "resume", log=log)
     place, D = (lambda tree, rows=False: tree), 1  # one device: arrays go where jit puts them
     if mesh is not None:
         place, D = functools.partial(shard_seeds, mesh), mesh.shape["data"]
         log(mesh_note(mesh, S))
     graphdef, params = nnx.split(model)
     loop = cfg.seed_loop
-    if loop == "auto": loop = "vmap" if (D > 1 and S % D == 0) or jax.default_backend() != "cpu" else "map"  # seeds split over devices: one batch
+    if loop == "auto":
+        # seeds split over devices: one batch
+        loop = "vmap" if (D > 1 and S % D == 0) or jax.default_backend() != "cpu" else "map"
     train_step = make_train_step(graphdef, tx, cfg.loss, loop)
     pad_id = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
-    on = _OnDevices(st, bases, place, D, compact=loop == "vmap", log=log)  # mapped seeds skip stopped ones inside the step
-    bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} seed(s)", disable=not (progress and primary), mininterval=2)
+    # mapped seeds skip stopped ones inside the step
+    on = _OnDevices(st, bases, place, D, compact=loop == "vmap", log=log)
+    bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} seed(s)", disable=not (progress and primary),
+               mininterval=2)
     last_acc, every, saved, done = None, cfg.checkpoint_interval, start, start
-    evaluation = lambda split: (ids[split], ys[split], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))
+    evaluation = lambda split: (ids[split], ys[split], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets,
+                                _eval_pack(cfg))
     for step in range(start, cfg.max_steps):
         if not st["active"].any(): break
         tok, mask, ends, slots = train_batch(batcher, ids["train"], seeds, step, pad_id)
         y, w = np.where(slots >= 0, ys["train"][np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
         deltas, opt_states, bases_d, active = on.arrays()
-        got = train_step(params, deltas, opt_states, bases_d, *place(on.rows(tok, mask, ends, y, w), rows=True), active, label_ids)
+        got = train_step(params, deltas, opt_states, bases_d, *place(on.rows(tok, mask, ends, y, w), rows=True),
+                         active, label_ids)
         losses = on.update(*got[:3])
         bad = st["active"] & ~np.isfinite(losses)
         st["nan"] |= bad; st["active"] &= ~bad
@@ -299,7 +326,8 @@ def _finish(cfg, model, st, bases, ids, ys, label_ids, record, progress:bool=Fal
     never = st["best_acc"] < 0
     st["best_deltas"][never] = st["deltas"][never]
     kept = bases + st["best_deltas"]
-    _, test_acc = evaluate(model, place(kept), ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg),
+    _, test_acc = evaluate(model, place(kept), ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size,
+                           cfg.buckets, _eval_pack(cfg),
                            progress=progress)  # every kept prompt on the whole test split: long on a CPU, so a bar
     results = []
     for i, s in enumerate(cfg.seeds):
