@@ -14,7 +14,7 @@ import numpy as np, pandas as pd
 from spbias import metrics as M, figures as F
 from spbias.core import SpbiasError, atomic_write_json, atomic_write_text, move_aside
 from spbias.data import load_sentiment, SPLITS
-from spbias.sweep import predictions_by_set
+from spbias.templates import predictions_by_set
 
 METHODS = {  # file tag: (interval method, multiple-comparison adjustment)
     "papers": ("papers", "none"), "t": ("t", "none"), "t-holm": ("t", "holm"), "bootstrap": ("bootstrap", "none")}

@@ -1,8 +1,11 @@
 """Measure social bias in large language models by soft-prompt tuning, in JAX/Flax.
 
-One notebook per module in `nbs/`, exported to `spbias/`, in the order the data flows (DESIGN.md's stage map):
+One notebook per module in `nbs/`, exported to `spbias/`, in the order the data flows (the stage map of the design page, `nbs/01a_design.ipynb`):
 a model name becomes a model, a tuning set becomes a run folder, a run folder and a bias set become
-predictions, predictions become gap tables, gap tables become figures.
+predictions, predictions become gap tables, gap tables become figures. The design page,
+`nbs/01a_design.ipynb`, states the stages, the artefacts each one writes and reads, and the contracts
+between them. The package docstring (`help(spbias)`) holds the same list, written from this section by
+`scripts/readme.py`.
 
 - `core` (00): paths, errors, atomic files and small parsers every stage shares.
 - `config` (01): `ModelConfig`, one frozen description of a decoder.
@@ -19,11 +22,12 @@ predictions, predictions become gap tables, gap tables become figures.
 - `data` (10): load tuning data — sentiment sets as one 3-class table, length-bucketed batches.
 - `prompt` (11): the soft prompt, its initial embeddings and the label scores behind it.
 - `run` (11b): a run folder's life — its identity (`run_id`), the refuse / resume / `--force` rules, checkpoints, the finish, reading it back.
+- `settings` (11c): `TuneConfig`, each setting of a run written once (type, default, help), and the flags and checks derived from it.
 - `tune` (12): tune — `TuneConfig`, many seeds per compiled step, early stopping, the loop and `spbias tune`.
 - `predict` (13): predict — a run folder and a bias set to the predictions TSV.
 - `plan` (14): will a tuning step fit on a device mesh, from XLA's memory analysis.
 - `export` (15): export prompts — PEFT prompt-tuning adapters out and back in.
-- `checks` (16): every bad input refused before a model loads or a file is written.
+- `checks` (16): the generic rules every command applies before a model loads or a file is written (outputs and `--force`, input files, tables, argument types).
 - `templates` (20): generate bias set — templates and lexicons to a bias set.
 - `apes` (21): Yes/No stereotype statements from APES templates.
 - `metrics` (22): gaps — predictions TSVs to the gap table CSV with 95% CIs; the papers' Table 2.
@@ -31,6 +35,8 @@ predictions, predictions become gap tables, gap tables become figures.
 - `hosted` (31): next-token log-probabilities from an OpenAI-compatible endpoint.
 - `manual` (32): the manual-prompt baseline, in the same predictions TSV.
 - `sweep` (40): a SWEEP.yaml expanded into papermill runs, sharded and resumable.
+- `store` (40a): a sweep's output root, a folder or an fsspec URL: manifests of finished runs, copies up and down.
+- `stages` (40b): staged sweeps (the papers' learning-rate stage, then the main one) and `spbias sweep`'s command line.
 - `figures` (41): figures / tables — gap tables to the papers' figures and tables.
 - `demo` (42): the whole pipeline offline on a small machine.
 - `study` (50): the first real study, read from its published results.

@@ -4,14 +4,13 @@
 
 # %% ../nbs/16_checks.ipynb #b1c5d8a8
 from __future__ import annotations
-import argparse, csv, io, json, os, sys
+import argparse, os, sys
 from pathlib import Path
-import numpy as np
-from .core import SpbiasError, move_aside, table_format, TABLE_FORMATS
+from .core import SpbiasError, move_aside, table_format, TABLE_FORMATS, load_table
+
 
 # %% auto #0
-__all__ = ['positive_int', 'count', 'warn', 'check_out', 'make_room', 'check_input_file', 'check_bias_set', 'load_table_or_fail',
-           'check_run', 'check_gap_table', 'check_sweep_params']
+__all__ = ['positive_int', 'count', 'warn', 'check_out', 'make_room', 'check_input_file', 'load_table_or_fail']
 
 # %% ../nbs/16_checks.ipynb #4de1edea
 _WARNED:set = set()
@@ -41,9 +40,11 @@ def _writable_place(p:Path, flag:str):
     anc = p.parent
     while not anc.exists() and anc != anc.parent: anc = anc.parent
     if not anc.is_dir():
-        raise SpbiasError(f"{flag} {p}: {anc} is a file, so nothing can be created under it.", f"choose another {flag}.")
+        raise SpbiasError(f"{flag} {p}: {anc} is a file, so nothing can be created under it.",
+                          f"choose another {flag}.")
     if not os.access(anc, os.W_OK | os.X_OK):
-        raise SpbiasError(f"{flag} {p}: the folder {anc} is not writable.", f"choose a {flag} in a folder you can write to.")
+        raise SpbiasError(f"{flag} {p}: the folder {anc} is not writable.",
+                          f"choose a {flag} in a folder you can write to.")
 
 def check_out(path:str|Path, # the output the command will write
               force:bool=False, # --force: an existing output will be moved aside (by `make_room`)
@@ -55,25 +56,30 @@ def check_out(path:str|Path, # the output the command will write
     "Check an output path before anything runs: file or folder, extension, writable place, and the --force rule."
     p = Path(path)
     if kind == "file":
-        if p.is_dir(): raise SpbiasError(f"{flag} {p} is a folder, and a file is needed.", f"name a file, e.g. {p/'out'}{(exts or ('.tsv',))[0]}.")
+        if p.is_dir():
+            raise SpbiasError(f"{flag} {p} is a folder, and a file is needed.",
+                              f"name a file, e.g. {p/'out'}{(exts or ('.tsv',))[0]}.")
         if exts == tuple(TABLE_FORMATS):  # a table: its extension chooses its format (core.table_format)
             try: table_format(p)
             except SpbiasError as e: raise SpbiasError(f"{flag} {e.problem}", e.fix) from None
         elif exts and p.suffix.lower() not in exts:
-            raise SpbiasError(f"{flag} {p}: the extension {p.suffix or '(none)'!r} is not one this command writes ({', '.join(exts)}).",
+            raise SpbiasError(f"{flag} {p}: the extension {p.suffix or '(none)'!r} is not one this command writes "
+                              f"({', '.join(exts)}).",
                               f"name it e.g. {p.with_suffix(exts[0]).name}.")
     elif p.exists() and not p.is_dir():
-        raise SpbiasError(f"{flag} {p} is a file, and a folder is needed.", f"name a folder (it is created), e.g. {p.with_suffix('')}-out.")
+        raise SpbiasError(f"{flag} {p} is a file, and a folder is needed.",
+                          f"name a folder (it is created), e.g. {p.with_suffix('')}-out.")
     _writable_place(p, flag)
     taken = p.exists() and (kind == "file" or any(p.iterdir()))
     if rule and taken and not force:
         raise SpbiasError(f"{flag} {p} exists{' and is not empty' if kind == 'folder' else ''}.",
-                          f"choose another {flag}, or pass --force to move the old one aside to {p.name}.replaced-<time> (nothing is deleted).")
+                          f"choose another {flag}, or pass --force to move the old one aside to "
+                          f"{p.name}.replaced-<time> (nothing is deleted).")
     return p
 
 def make_room(paths:list, # outputs already passed by `check_out`
               log=print)->list[Path]:
-    "Move each existing output aside (`core.move_aside`): call it under --force once every check has passed, just before writing."
+    "Move each existing output aside (`core.move_aside`), under --force once every check passed, just before writing."
     moved = []
     for p in paths:
         if p is None or not Path(p).exists() or (Path(p).is_dir() and not any(Path(p).iterdir())): continue
@@ -99,150 +105,11 @@ def check_input_file(path:str|Path, # a file the command reads
                               "save it as UTF-8 (e.g. iconv -f latin1 -t utf-8), or fix that line.") from None
     return p
 
-# %% ../nbs/16_checks.ipynb #8c82bc94
-_LABELS = {"0", "1", "2"}
-
-def check_bias_set(path:str|Path, flag:str="--testset"):
-    "Read a bias set (see `templates.load_bias_set`) after checking it: encoding, columns, at least one row, labels 0/1/2, texts."
-    import pandas as pd
-    from spbias.templates import load_bias_set, BIAS_COLUMNS
-    p = check_input_file(path, flag, "a bias set written by `spbias templates` (label, category, group, text[, template_id])")
-    fix = "give label, category, group, text (and optionally template_id), as `spbias templates` writes."
-    try:
-        if p.suffix.lower() in (".csv", ".parquet"):
-            raw = load_table_or_fail(p, flag, dtype=str, keep_default_na=False).astype(str); header = True
-        else:
-            raw = pd.read_csv(p, sep="\t", header=None, dtype=str, keep_default_na=False, quoting=csv.QUOTE_NONE)
-            header = raw.iloc[0, 0] == "label"
-            if header: raw = raw.iloc[1:].set_axis(list(raw.iloc[0]), axis=1)
-            else: raw = raw.set_axis(BIAS_COLUMNS[:raw.shape[1]] if raw.shape[1] in (4, 5) else list(range(raw.shape[1])), axis=1)
-    except pd.errors.ParserError as e: raise SpbiasError(f"{flag} {p} is not a well-formed table ({str(e).strip()}).", fix) from None
-    missing = [c for c in BIAS_COLUMNS[:4] if c not in raw.columns]
-    if missing: raise SpbiasError(f"{flag} {p} has no column(s) {missing} (it has {raw.shape[1]}: {', '.join(map(str, raw.columns))}).", fix)
-    if len(raw) == 0: raise SpbiasError(f"{flag} {p} holds a header and no rows.", "generate the set again with `spbias templates`.")
-    bad = ~raw.label.str.strip().isin(_LABELS)
-    if bad.any():
-        i = int(np.argmax(bad.to_numpy()))
-        raise SpbiasError(f"{flag} {p}: row {i + 1} has label {raw.label.iloc[i]!r}, and a bias set's labels are 0 (negative), 1 (neutral) or 2 (positive) "
-                          f"({int(bad.sum())} row(s) like it).", "fix those rows' label column.")
-    empty = raw.text.str.strip() == ""
-    if empty.any(): raise SpbiasError(f"{flag} {p}: row {int(np.argmax(empty.to_numpy())) + 1} has an empty text ({int(empty.sum())} row(s) like it).",
-                                      "drop those rows or fill in their text.")
-    return load_bias_set(p)
-
 def load_table_or_fail(path:Path, flag:str, **kw):
     "`core.load_table`, with a file pandas cannot parse turned into an error that names it."
-    from spbias.core import load_table
     try: return load_table(path, **kw)
     except (ValueError, OSError) as e:
         if isinstance(e, SpbiasError): raise
-        raise SpbiasError(f"{flag} {path} cannot be read as a {TABLE_FORMATS.get(Path(path).suffix.lower(), 'table')} ({str(e).strip()[:120]}).",
+        raise SpbiasError(f"{flag} {path} cannot be read as a {TABLE_FORMATS.get(Path(path).suffix.lower(), 'table')} "
+                          f"({str(e).strip()[:120]}).",
                           "check that the file is complete and of the format its extension names.") from None
-
-# %% ../nbs/16_checks.ipynb #93c7d9e3
-def _json_file(p:Path, flag:str, fix:str):
-    "The JSON object in `p`, or an error naming the file and where it breaks."
-    try: obj = json.loads(p.read_text(encoding="utf-8"))
-    except UnicodeDecodeError: raise SpbiasError(f"{flag}: {p} is not UTF-8 text.", fix) from None
-    except json.JSONDecodeError as e: raise SpbiasError(f"{flag}: {p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}; cut short?).", fix) from None
-    if not isinstance(obj, dict): raise SpbiasError(f"{flag}: {p} holds a JSON {type(obj).__name__}, not an object.", fix)
-    return obj
-
-def check_run(run_dir:str|Path, # a run folder written by `spbias tune`
-              flag:str="--run",
-              scoring:bool=True # also the model, dataset and label token ids that scoring a bias set needs
-             )->dict:
-    "Check a run folder before a model loads: config, and per seed its summary, prompt and metrics readable and consistent; its config."
-    from spbias.run import CONFIG, seed_dir
-    d = Path(run_dir)
-    damaged = f"the run folder is damaged: tune it again (spbias tune ... --out {d} --force moves it aside first)."
-    if not d.exists(): raise SpbiasError(f"{flag} {d} does not exist.", "pass a run folder written by `spbias tune`.")
-    if not d.is_dir(): raise SpbiasError(f"{flag} {d} is a file, and a run folder is needed.", "pass the folder `spbias tune --out` wrote.")
-    if not (d/CONFIG).is_file(): raise SpbiasError(f"{flag} {d} is not a run folder (no config.json).", "pass a folder written by `spbias tune`.")
-    config = _json_file(d/CONFIG, flag, damaged)
-    run = config.get("run")
-    if not isinstance(run, dict) or not isinstance(run.get("seeds"), list) or not all(isinstance(s, int) for s in run["seeds"]) \
-       or (scoring and not (isinstance(run.get("model"), str) and isinstance(run.get("dataset"), str))):
-        raise SpbiasError(f"{flag}: {d/CONFIG} lacks the run's model, dataset or seeds (its 'run' entry).", damaged)
-    ids = config.get("label_token_ids")
-    if scoring and not (isinstance(ids, list) and len(ids) == 3 and all(isinstance(i, int) for i in ids)):
-        raise SpbiasError(f"{flag}: {d/CONFIG} lacks the three label_token_ids.", damaged)
-    for s in run["seeds"]: _check_seed(seed_dir(d, s), s, config, flag, damaged)
-    return config
-
-def _check_seed(sd:Path, seed:int, config:dict, flag:str, damaged:str):
-    "One seed's files, when present: summary.json, prompt.npz and metrics.jsonl readable and consistent with each other and the config."
-    from spbias.run import SUMMARY, PROMPT, METRICS
-    steps = []
-    if (sd/METRICS).is_file():
-        for k, line in enumerate((sd/METRICS).read_bytes().splitlines(), 1):
-            try: rec = json.loads(line)
-            except ValueError: rec = None
-            if not isinstance(rec, dict) or not isinstance(rec.get("step"), int):
-                raise SpbiasError(f"{flag}: {sd/METRICS} line {k} is not an evaluation record (cut short or edited?).", damaged)
-            steps.append(rec["step"])
-    if (sd/SUMMARY).is_file():
-        sm = _json_file(sd/SUMMARY, flag, damaged)
-        if sm.get("seed", seed) != seed or sm.get("run_id", config.get("run_id")) != config.get("run_id"):
-            raise SpbiasError(f"{flag}: {sd/SUMMARY} belongs to seed {sm.get('seed')} of run {sm.get('run_id')}, "
-                              f"not seed {seed} of run {config.get('run_id')}.", damaged)
-        best = sm.get("best_step")
-        if (sd/METRICS).is_file() and isinstance(best, int) and best > 0 and best not in steps:
-            raise SpbiasError(f"{flag}: {sd/SUMMARY} names best step {best}, which {sd/METRICS} does not hold.", damaged)
-    if (sd/PROMPT).is_file():
-        try:
-            with np.load(sd/PROMPT) as z: shape = z["embeddings"].shape
-        except Exception as e: raise SpbiasError(f"{flag}: {sd/PROMPT} cannot be read ({type(e).__name__}: {str(e)[:80]}).", damaged) from None
-        n, width = config["run"].get("n_tokens"), (config.get("model_config") or {}).get("embed_dim")
-        if len(shape) != 2 or (n is not None and shape[0] != n) or (width is not None and shape[1] != width):
-            raise SpbiasError(f"{flag}: {sd/PROMPT} holds embeddings of shape {shape}, and the run's config says [{n}, {width}].", damaged)
-
-# %% ../nbs/16_checks.ipynb #e9c855e5
-def check_gap_table(gaps, # the table `metrics.read_gaps` read
-                    path:str|Path, flag:str="GAPS",
-                    metrics:tuple=()): # metrics the command counts: each must be in the table
-    "Refuse a table that is no gap table (a predictions file, say), one without rows, or one without the metrics asked for."
-    from spbias.metrics import GAP_COLUMNS
-    make = f"make one with `spbias gaps PREDICTIONS.tsv --out gaps.csv`, then pass gaps.csv."
-    if {"y_true", "y_pred"} <= set(gaps.columns): raise SpbiasError(f"{flag} {path} is a predictions file, not a gap table.", make)
-    missing = [c for c in GAP_COLUMNS if c not in gaps.columns]
-    if missing: raise SpbiasError(f"{flag} {path} is not a gap table: it lacks the column(s) {missing}.", make)
-    if len(gaps) == 0: raise SpbiasError(f"{flag} {path} holds a header and no rows.", make)
-    bad = sorted(set(metrics) - set(gaps.metric))
-    if bad: raise SpbiasError(f"{flag} {path} holds no rows of metric(s) {bad} (it has {', '.join(sorted(map(str, gaps.metric.unique())))}).",
-                              "pass --metrics with metrics the table holds.")
-    return gaps
-
-# %% ../nbs/16_checks.ipynb #3e14afe2
-_PARAM_KINDS = {"data_dir": str, "czarnowska_dir": str, "mesh": str, "out_dir": str, "checkpoint_every": int, "validation_rows": int,
-                "eval_rows_per_class": int, "bias_templates_per_label": int, "bias_terms_per_group": int, "score_top_k": int,
-                "buckets": list, "label_words": (list, str), "bias_sets": list}  # parameters whose notebook default is None: the kind a value must have
-
-def _kind_ok(v, want)->bool:
-    if want in (int, float) or (isinstance(want, type) and issubclass(want, (int, float))):
-        if isinstance(v, bool): return want is bool
-        return isinstance(v, int) if want is int else isinstance(v, (int, float))
-    return isinstance(v, want)
-
-def _kind_name(want)->str:
-    return " or ".join(t.__name__ for t in (want if isinstance(want, tuple) else (want,))).replace("str", "text").replace("list", "a list")
-
-def check_sweep_params(name:str, # the sweep's name
-                       params:dict, # the sweep's params:, completed by the notebook's defaults
-                       defaults:dict, # the tuning notebook's parameters
-                       grid:dict)->None: # one run's model, dataset, lr, n_tokens, seeds
-    "Check the type of every parameter against the notebook's default, then the ranges as `TuneConfig` does, before any run starts."
-    from spbias.data import DATASETS
-    if grid.get("dataset") not in DATASETS: raise SpbiasError(f"sweep {name!r}: datasets: {grid.get('dataset')!r} is no tuning set.", f"use {', '.join(DATASETS)}.")
-    for k, v in params.items():
-        want = type(defaults[k]) if defaults.get(k) is not None else _PARAM_KINDS.get(k)
-        if v is None or want is None or _kind_ok(v, want): continue
-        raise SpbiasError(f"sweep {name!r}: params: {k} is {v!r} ({type(v).__name__}), and it must be {_kind_name(want)}.",
-                          f"write e.g. {k}: {json.dumps(defaults[k]) if defaults.get(k) is not None else '...'} in the sweep file.")
-    if isinstance(params.get("buckets"), list) and not all(_kind_ok(b, int) for b in params["buckets"]):
-        raise SpbiasError(f"sweep {name!r}: params: buckets {params['buckets']!r} must be a list of integers.", "write e.g. buckets: [16, 32, 64].")
-    from spbias.tune import TuneConfig
-    fields = {f.name for f in __import__("dataclasses").fields(TuneConfig)} - {"out", "resume"}
-    kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in {**params, **grid}.items() if k in fields and v is not None}
-    try: TuneConfig(**kw)
-    except SpbiasError as e: raise SpbiasError(f"sweep {name!r}: params: {e.problem}", e.fix) from None

@@ -25,7 +25,7 @@ COMMANDS = {  # name: (module:function, one-line help)
     "table2":         ("spbias.metrics:main_table2", "the papers' Table 2: net count of significant gaps"),
     "apes":           ("spbias.apes:main", "APES Yes/No stereotype probes (generate | predict | report)"),
     "predict-manual": ("spbias.manual:main", "manual-prompt baseline (zero-shot and k-shot)"),
-    "sweep":          ("spbias.sweep:main", "run a papermill sweep from a YAML file (sharded, resumable)"),
+    "sweep":          ("spbias.stages:main", "run a papermill sweep from a YAML file (sharded, resumable)"),
     "plan":           ("spbias.plan:main", "will a tuning step fit on a device mesh? XLA's per-device memory, no weights needed"),
     "demo":           ("spbias.demo:main", "the offline demo: SmolLM2, demo set, 3 seeds, our templates, figures"),
     "docs-check":     ("spbias.demo:main_docs_check", "offline docs check: nbdev processors, HTML render, page contents"),

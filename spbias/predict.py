@@ -4,7 +4,7 @@
 
 # %% ../nbs/13_predict.ipynb #66ef0219
 from __future__ import annotations
-import argparse, functools, json, math, warnings
+import argparse, functools, hashlib, json, math, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text, save_table, TABLE_FORMATS
@@ -16,8 +16,9 @@ from .run import load_run, weights_fingerprint  # reading a run folder is the ru
 from .metrics import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS  # the predictions TSV contract, defined where it is read
 
 # %% auto #0
-__all__ = ['usable', 'top_seeds', 'check_model', 'predictions_frame', 'predict_run', 'read_testset', 'tuning_split_table',
-           'write_predictions', 'main']
+__all__ = ['PEFT_CONFIG', 'PEFT_WEIGHTS', 'PEFT_KEY', 'SPBIAS_META', 'usable', 'top_seeds', 'check_model', 'predictions_frame',
+           'predict_run', 'read_testset', 'tuning_split_table', 'write_predictions', 'embeddings_sha256',
+           'read_adapter', 'prompt_identity', 'adapter_base', 'check_adapter_model', 'predict_prompts', 'main']
 
 # %% ../nbs/13_predict.ipynb #6a336425
 def usable(summary:dict)->bool:
@@ -43,6 +44,11 @@ def check_model(config:dict, model, mcfg, allow_mismatch:bool=False, run_dir:str
     warnings.warn(msg + " Going on, as --allow-model-mismatch asks.")
 
 # %% ../nbs/13_predict.ipynb #57710575
+def _check_columns(table:pd.DataFrame):
+    "Refuse a table to score that lacks a column the predictions need."
+    missing = {"label", "category", "group", "text"} - set(table.columns)
+    if missing: raise SpbiasError(f"the test set has no column(s) {sorted(missing)}.", "give label, category, group, text.")
+
 def _labels(col:pd.Series)->np.ndarray:
     "Integer labels from 0/1/2 or the label words."
     names = {n: i for i, n in enumerate(LABEL_NAMES)}
@@ -77,8 +83,7 @@ def predict_run(run_dir:str|Path, # a run folder
     if mesh is not None: parse_mesh(mesh, auto=True)  # malformed: refused before anything loads
     config, seeds = load_run(run_dir)
     run = config["run"]
-    missing = {"label", "category", "group", "text"} - set(table.columns)
-    if missing: raise SpbiasError(f"the test set has no column(s) {sorted(missing)}.", "give label, category, group, text.")
+    _check_columns(table)
     y = _labels(table.label)  # the data is checked before the model loads
     seeds = top_seeds(seeds, top_k)
     bad = [s["seed"] for s in seeds if not usable(s["summary"])]
@@ -106,7 +111,7 @@ def predict_run(run_dir:str|Path, # a run folder
 # %% ../nbs/13_predict.ipynb #4b1d915c
 def read_testset(path:str|Path)->pd.DataFrame:
     "A bias set TSV (with or without header) as a table label, category, group, text, template_id."
-    from spbias.checks import check_bias_set
+    from spbias.templates import check_bias_set
     return check_bias_set(path, "--testset")  # encoding, columns, rows, labels and texts checked, each error naming the row
 
 def tuning_split_table(table:pd.DataFrame, split:str)->pd.DataFrame:
@@ -118,11 +123,134 @@ def write_predictions(df:pd.DataFrame, path:str|Path)->Path:
     "Write a predictions table atomically: .tsv (the default, the published format), .csv or .parquet, as the extension says."
     return save_table(df, path)
 
+# %% ../nbs/13_predict.ipynb #10b8c69b
+PEFT_CONFIG, PEFT_WEIGHTS, PEFT_KEY, SPBIAS_META = "adapter_config.json", "adapter_model.safetensors", "prompt_embeddings", "spbias.json"
+
+def embeddings_sha256(emb:np.ndarray)->str:
+    "sha256 of a prompt's float32 embeddings (C order): the prompt's identity, whatever file holds it."
+    return hashlib.sha256(np.ascontiguousarray(emb, np.float32).tobytes()).hexdigest()
+
+def _adapter_weights(folder:Path)->dict:
+    "The tensors of an adapter's weights file (safetensors, or PEFT's older adapter_model.bin through torch)."
+    if (folder/PEFT_WEIGHTS).is_file():
+        from safetensors.numpy import load_file
+        return load_file(str(folder/PEFT_WEIGHTS))
+    if (folder/"adapter_model.bin").is_file():
+        try: import torch
+        except ImportError: raise SpbiasError(f"{folder} keeps its weights in adapter_model.bin, which needs torch to read.",
+                                              "install torch (CPU is enough), or save the adapter again with peft's save_pretrained (safetensors).") from None
+        return {k: v.float().numpy() for k, v in torch.load(folder/"adapter_model.bin", map_location="cpu", weights_only=True).items()}
+    raise SpbiasError(f"{folder} has no {PEFT_WEIGHTS} (nor adapter_model.bin).", "pass a complete adapter folder (peft's save_pretrained writes both files).")
+
+def read_adapter(folder:str|Path # a PEFT adapter folder: adapter_config.json and adapter_model.safetensors
+                )->dict:
+    "A PEFT prompt-tuning adapter: its folder, config, prompt embeddings [n, E] (float32) and spbias.json (None when another tool wrote it)."
+    folder = Path(folder)
+    if not (folder/PEFT_CONFIG).is_file():
+        raise SpbiasError(f"{folder} is not a PEFT adapter folder (no {PEFT_CONFIG}).", "pass a folder written by `spbias export` or by peft's save_pretrained.")
+    cfg = json.loads((folder/PEFT_CONFIG).read_text())
+    kind, task = cfg.get("peft_type"), cfg.get("task_type")
+    if kind != "PROMPT_TUNING":
+        raise SpbiasError(f"{folder} is a {kind} adapter, not a prompt-tuning one: spbias scores soft prompts placed before the text, "
+                          "and a PEFT adapter of another kind changes the model instead.", "pass a prompt-tuning adapter (peft.PromptTuningConfig, peft_type PROMPT_TUNING); "
+                          f"score a {kind} adapter with peft itself.")
+    if task not in (None, "CAUSAL_LM") or cfg.get("num_transformer_submodules", 1) not in (None, 1):
+        raise SpbiasError(f"{folder} is a prompt-tuning adapter for task {task} ({cfg.get('num_transformer_submodules')} transformer submodules); "
+                          "spbias scores decoder-only causal LMs.", "pass an adapter tuned with task_type CAUSAL_LM.")
+    w = _adapter_weights(folder)
+    if PEFT_KEY not in w: raise SpbiasError(f"{folder}'s weights hold no {PEFT_KEY!r} (keys: {sorted(w)}).", "pass a prompt-tuning adapter saved by peft or spbias.")
+    emb, want = np.asarray(w[PEFT_KEY], np.float32), (cfg.get("num_virtual_tokens"), cfg.get("token_dim"))
+    if emb.ndim != 2 or any(x is not None and x != y for x, y in zip(want, emb.shape)):
+        raise SpbiasError(f"{folder}'s {PEFT_KEY} have shape {emb.shape}, its config says num_virtual_tokens × token_dim = {want[0]} × {want[1]}.",
+                          "the adapter's files do not belong together: export or save it again.")
+    meta = json.loads((folder/SPBIAS_META).read_text()) if (folder/SPBIAS_META).is_file() else None
+    if meta is not None and meta.get("prompt", {}).get("embeddings_sha256") not in (None, embeddings_sha256(emb)):
+        warnings.warn(f"{folder}'s prompt differs from the one its {SPBIAS_META} describes: its facts (seed, accuracies) are not this prompt's; scoring it as a foreign adapter.")
+        meta = None
+    return dict(folder=folder, config=cfg, embeddings=emb, meta=meta)
+
+def prompt_identity(adapter:dict)->dict:
+    "model, run_id, dataset, seed and accuracies of an adapter's predictions: spbias.json's, else run_id peft-<hash of the embeddings>, seed 0, dataset unknown."
+    m = adapter["meta"]
+    if m: return dict(model=m["base_model"]["spec"], run_id=m["run_id"], dataset=m["tuning"]["dataset"], seed=int(m["seed"]),
+                      validation_accuracy=m["results"].get("validation_accuracy") if m["results"].get("usable", True) else None,
+                      test_accuracy=m["results"].get("test_accuracy"))
+    return dict(model=adapter["config"].get("base_model_name_or_path"), run_id="peft-" + embeddings_sha256(adapter["embeddings"])[:16],
+                dataset="unknown", seed=0, validation_accuracy=None, test_accuracy=None)
+
+# %% ../nbs/13_predict.ipynb #5c40cf84
+_MODEL_FIX = "pass the base model with --model (model= in Python): a Hugging Face folder, a .gguf file, a hub id or smollm2"
+
+def adapter_base(adapters:list[dict], model:str|None=None)->str:
+    "The base model to score the adapters on: `model` when given, else the one they name (spbias.json's, else base_model_name_or_path), the same for all."
+    if model: return str(model)
+    named = {}
+    for a in adapters:
+        b = a["meta"]["base_model"]["spec"] if a["meta"] else a["config"].get("base_model_name_or_path")
+        if not b: raise SpbiasError(f"{a['folder']} names no base model (base_model_name_or_path is empty).", _MODEL_FIX + ".")
+        named.setdefault(str(b), []).append(str(a["folder"]))
+    if len(named) > 1: raise SpbiasError(f"the adapters name different base models: {named}.", "score each base model's adapters in its own call, or " + _MODEL_FIX + ".")
+    return next(iter(named))
+
+def _load_base(spec:str, dtype:str, adapters:list[dict]):
+    from spbias.pretrained import load_model
+    try: return load_model(spec, dtype)
+    except SpbiasError as e:
+        raise SpbiasError(f"the base model {spec!r} of {', '.join(str(a['folder']) for a in adapters)} cannot be loaded: {e.problem}", _MODEL_FIX + ".") from e
+
+def check_adapter_model(adapter:dict, model, mcfg, spec:str, allow_mismatch:bool=False):
+    "Refuse a model the adapter cannot go with: another embedding width, or (spbias adapters) another fingerprint than the one it was tuned on."
+    td = adapter["embeddings"].shape[1]
+    if td != mcfg.embed_dim:
+        raise SpbiasError(f"{adapter['folder']} has token_dim {td}, but the model {spec!r} embeds tokens in {mcfg.embed_dim} dimensions.",
+                          "score the adapter on the base model it was tuned on: " + _MODEL_FIX + ".")
+    m = adapter["meta"]
+    if m and m["base_model"].get("fingerprint"):
+        check_model(dict(model_fingerprint=m["base_model"]["fingerprint"], run=dict(model=m["base_model"]["spec"])), model, mcfg, allow_mismatch, adapter["folder"])
+
+# %% ../nbs/13_predict.ipynb #6d24ed23
+def predict_prompts(adapters:list, # adapter folders (or `read_adapter` dicts): PEFT prompt-tuning adapters, spbias's or anyone's
+                    table:pd.DataFrame, # columns label, category, group, text (template_id kept if present)
+                    model:str|None=None, # the base model (default: the one the adapters name)
+                    loaded:tuple|None=None, # (model, tokenizer, ModelConfig) already in memory, the base model `model` names
+                    batch_size:int=64, progress:bool=True,
+                    allow_model_mismatch:bool=False # score spbias adapters even on a model other than the one they were tuned on
+                   )->pd.DataFrame:
+    "The predictions table of adapters, as `spbias.predict.predict_run` gives a run's: each prompt scores every row of `table`."
+    from spbias.prompt import score_texts
+    from spbias.pretrained import label_token_ids
+    adapters = [a if isinstance(a, dict) else read_adapter(a) for a in adapters]
+    if not adapters: raise SpbiasError("no adapter to score.", "pass --prompt DIR (several times for several prompts).")
+    ids = [prompt_identity(a) for a in adapters]
+    twice = sorted({(i["run_id"], i["seed"]) for i in ids if sum((j["run_id"], j["seed"]) == (i["run_id"], i["seed"]) for j in ids) > 1})
+    if twice: raise SpbiasError(f"the same prompt is given more than once: (run_id, seed) {twice}.", "pass each adapter once (gaps would count it twice).")
+    _check_columns(table)
+    y, spec = _labels(table.label), adapter_base(adapters, model)
+    tun = [a["meta"]["tuning"] for a in adapters if a["meta"]]
+    m, tok, mcfg = loaded or _load_base(spec, tun[0].get("dtype", "float32") if tun else "float32", adapters)
+    for a in adapters: check_adapter_model(a, m, mcfg, spec, allow_model_mismatch)
+    pad = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
+    groups = {}  # prompts that share a length, label tokens and input rules are scored together
+    for k, a in enumerate(adapters):
+        lay, t = (a["meta"]["input"], a["meta"]["tuning"]) if a["meta"] else ({}, {})
+        lab = tuple(lay.get("label_token_ids") or label_token_ids(tok, LABEL_NAMES))
+        groups.setdefault((a["embeddings"].shape[0], lab, lay.get("max_len", 128), tuple(t.get("buckets") or DEFAULT_BUCKETS)), []).append(k)
+    frames, tokens = [None] * len(adapters), {}  # the texts tokenized once per max_len
+    for (_, lab, max_len, buckets), ks in groups.items():
+        if max_len not in tokens: tokens[max_len] = encode_texts(tok, table.text.astype(str).tolist(), max_len)
+        scores, _ = score_texts(m, np.stack([adapters[k]["embeddings"] for k in ks]), tokens[max_len], list(lab), batch_size, buckets, pad_id=pad, progress=progress)
+        for k, sc in zip(ks, scores):
+            i = ids[k]
+            frames[k] = predictions_frame(table, y, sc, i["model"] if adapters[k]["meta"] else spec, i["run_id"], i["dataset"], i["seed"],
+                                          i["validation_accuracy"], i["test_accuracy"])
+    return pd.concat(frames, ignore_index=True)
+
 # %% ../nbs/13_predict.ipynb #a2c9128f
 def main(argv:list[str]|None=None)->int:
     "spbias predict: score a bias test set with every seed of a run."
     from spbias.cli import HelpFormatter
-    from spbias.checks import positive_int, check_out, check_run, make_room
+    from spbias.checks import positive_int, check_out, make_room
+    from spbias.run import check_run
     p = argparse.ArgumentParser(prog="spbias predict", description="Score a test set with every seed of a tuning run, or with PEFT prompt-tuning adapters (--prompt).",
                                 formatter_class=HelpFormatter)
     p.add_argument("--run", default=None, help="run folder written by spbias tune (or --prompt)")
@@ -144,7 +272,6 @@ def main(argv:list[str]|None=None)->int:
     if a.prompt and a.top_k is not None: p.error("--top-k picks among a run's seeds; with --prompt every adapter given is scored: drop --top-k, or pass only the adapters to score")
     config = check_run(a.run) if a.run else None  # the run's config, read once
     if not a.run:
-        from spbias.export import read_adapter, predict_prompts
         adapters = [read_adapter(d) for d in a.prompt]
     if a.testset in ("train", "validation", "test"):
         from spbias.data import load_sentiment

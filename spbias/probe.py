@@ -331,7 +331,8 @@ def main_predict(argv:list[str]|None=None)->int:
     ap.add_argument("--requests-per-s", type=float, default=None, help="hosted rate limit in requests per second (default: none, no limit)")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
-    from spbias.checks import check_out, check_input_file, check_run, make_room
+    from spbias.checks import check_out, check_input_file, make_room
+    from spbias.run import check_run
     check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet"))
     check_input_file(a.examples, "--examples", "the CSV written by `spbias apes generate`")
     if a.prompt_run: check_run(a.prompt_run, "--prompt-run", scoring=False)

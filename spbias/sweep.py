@@ -12,14 +12,17 @@ import pandas as pd, yaml
 import spbias
 from .core import SpbiasError, atomic_write_json, parse_seeds, repo_root, move_aside
 from .run import RUN_MARK, is_unfinished_checkpoint  # the run folder's names are the run module's (11b_run)
+# the output root's storage is the store module's (40a_store); these names stay importable from here
+from .store import (MANIFEST, is_url, out_root, out_fs, write_manifest, is_complete, upload_run, download_run,
+                          _run_fs,
+                          _files_under, _put, _staged_files)
+# bias sets by name are the templates module's (20_templates); these names stay importable from here
+from .templates import subsample_bias_set, bias_set, BUILTIN_SETS, set_of_file, predictions_by_set
 
 # %% auto #0
-__all__ = ['MANIFEST', 'BUILTIN_SETS', 'CHOSEN_LR', 'Sweep', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand',
-           'shard_from_env', 'parse_shard', 'shard', 'is_url', 'out_fs', 'write_manifest', 'is_complete', 'upload_run',
-           'download_run', 'papermill_executor', 'notebook_parameters', 'resolve_params', 'default_notebook',
-           'SweepResult', 'run_sweep', 'subsample_bias_set', 'bias_set', 'set_of_file', 'predictions_by_set',
-           'StageNotFinished', 'Stage', 'stages_from_dict', 'load_stages', 'best_lr', 'stage_out', 'plan_stage',
-           'run_stages', 'main']
+__all__ = ['Sweep', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand', 'shard_from_env', 'parse_shard', 'shard',
+           'papermill_executor', 'notebook_parameters', 'resolve_params', 'default_notebook', 'check_sweep_params',
+           'SweepResult', 'run_sweep']
 
 # %% ../nbs/40_sweep.ipynb #152caf4a
 _GRID_KEYS = ("models", "datasets", "lr", "n_tokens", "seeds")
@@ -38,18 +41,29 @@ class Sweep:
     params:dict=field(default_factory=dict)  # common notebook parameters (batch_size, max_steps, ...)
     out:str="papermill_runs"  # output root
     notebook:str|None=None    # tuning notebook (default: nbs/runs/tune.ipynb of the repository)
-    lr_by_dataset:tuple=()    # ((dataset, (lr, ...)), ...): each tuning set's own learning rates (chosen per set, as in the papers' Table 3)
+    # ((dataset, (lr, ...)), ...): each tuning set's own learning rates (chosen per set, as in the papers' Table 3)
+    lr_by_dataset:tuple=()
     def __post_init__(self):
         for k in _GRID_KEYS:
-            if not getattr(self, k): raise SpbiasError(f"sweep {self.name!r}: {k!r} is empty.", f"list at least one value under {k}:")
-        if any(x <= 0 for x in self.lr) or any(x <= 0 for _, v in self.lr_by_dataset for x in v): raise SpbiasError(f"sweep {self.name!r}: learning rates must be > 0, got {self.lr}.", "fix the lr: list.")
-        if any(int(x) <= 0 for x in self.n_tokens): raise SpbiasError(f"sweep {self.name!r}: n_tokens must be > 0, got {self.n_tokens}.", "fix the n_tokens: list.")
-        if self.seeds_per_run < 1: raise SpbiasError(f"sweep {self.name!r}: seeds_per_run must be >= 1.", "set seeds_per_run: 1 (one notebook per seed) or more.")
+            if not getattr(self, k):
+                raise SpbiasError(f"sweep {self.name!r}: {k!r} is empty.", f"list at least one value under {k}:")
+        if any(x <= 0 for x in self.lr) or any(x <= 0 for _, v in self.lr_by_dataset for x in v):
+            raise SpbiasError(f"sweep {self.name!r}: learning rates must be > 0, got {self.lr}.", "fix the lr: list.")
+        if any(int(x) <= 0 for x in self.n_tokens):
+            raise SpbiasError(f"sweep {self.name!r}: n_tokens must be > 0, got {self.n_tokens}.",
+                              "fix the n_tokens: list.")
+        if self.seeds_per_run < 1:
+            raise SpbiasError(f"sweep {self.name!r}: seeds_per_run must be >= 1.",
+                              "set seeds_per_run: 1 (one notebook per seed) or more.")
         if self.lr_by_dataset and sorted(d for d, _ in self.lr_by_dataset) != sorted(self.datasets):
-            raise SpbiasError(f"sweep {self.name!r}: lr names the tuning sets {sorted(d for d, _ in self.lr_by_dataset)}, "
-                              f"datasets lists {sorted(self.datasets)}.", "give one lr list per dataset, e.g. lr: {sst5: [1.0e-2], semeval: [1.0e-3]}.")
+            raise SpbiasError(f"sweep {self.name!r}: lr names the tuning sets "
+                              f"{sorted(d for d, _ in self.lr_by_dataset)}, "
+                              f"datasets lists {sorted(self.datasets)}.",
+                              "give one lr list per dataset, e.g. lr: {sst5: [1.0e-2], semeval: [1.0e-3]}.")
         clash = set(self.params) & {"model", "dataset", "lr", "n_tokens", "seeds", "out_dir"}
-        if clash: raise SpbiasError(f"sweep {self.name!r}: params sets {sorted(clash)}, which the grid decides.", "move them to the grid keys.")
+        if clash:
+            raise SpbiasError(f"sweep {self.name!r}: params sets {sorted(clash)}, which the grid decides.",
+                              "move them to the grid keys.")
 
 # %% ../nbs/40_sweep.ipynb #84fc20b9
 def _as_list(x): return list(x) if isinstance(x, (list, tuple)) else [x]
@@ -57,9 +71,13 @@ def _as_list(x): return list(x) if isinstance(x, (list, tuple)) else [x]
 def sweep_from_dict(d:dict, # the parsed YAML
                     name:str="sweep")->Sweep:
     "Validate a sweep mapping and build a `Sweep`."
-    if not isinstance(d, dict): raise SpbiasError(f"sweep {name!r} is not a mapping.", "write the sweep as YAML keys: models, datasets, lr, n_tokens, seeds, params.")
+    if not isinstance(d, dict):
+        raise SpbiasError(f"sweep {name!r} is not a mapping.",
+                          "write the sweep as YAML keys: models, datasets, lr, n_tokens, seeds, params.")
     unknown = set(d) - _TOP_KEYS
-    if unknown: raise SpbiasError(f"sweep {name!r}: unknown keys {sorted(unknown)}.", f"use only {sorted(_TOP_KEYS)}; per-run settings go under params:.")
+    if unknown:
+        raise SpbiasError(f"sweep {name!r}: unknown keys {sorted(unknown)}.",
+                          f"use only {sorted(_TOP_KEYS)}; per-run settings go under params:.")
     missing = [k for k in _GRID_KEYS if k not in d]
     if missing: raise SpbiasError(f"sweep {name!r}: missing keys {missing}.", "add them to the sweep file.")
     try:
@@ -67,16 +85,24 @@ def sweep_from_dict(d:dict, # the parsed YAML
             by = tuple((str(k), tuple(float(x) for x in _as_list(v))) for k, v in d["lr"].items())
             lrs = tuple(sorted({x for _, v in by for x in v}))
         else: by, lrs = (), tuple(float(x) for x in _as_list(d["lr"]))
-    except (TypeError, ValueError): raise SpbiasError(f"sweep {name!r}: lr {d['lr']!r} is not a list of numbers.",
-                                                      "write e.g. lr: [1.0e-2, 1.0e-3], or one list per dataset: lr: {sst5: [1.0e-2], semeval: [1.0e-3]}.") from None
+    except (TypeError, ValueError):
+        raise SpbiasError(f"sweep {name!r}: lr {d['lr']!r} is not a list of numbers.",
+                          "write e.g. lr: [1.0e-2, 1.0e-3], or one list per dataset: "
+                          "lr: {sst5: [1.0e-2], semeval: [1.0e-3]}.") from None
     seeds = d["seeds"]
     try: seeds = tuple(parse_seeds(seeds if isinstance(seeds, (int, str)) else list(seeds)))
     except SpbiasError as e: raise SpbiasError(f"sweep {name!r}: seeds: {e.problem}", e.fix) from None
-    for k, ok in (("n_tokens", all(isinstance(x, int) and not isinstance(x, bool) for x in _as_list(d["n_tokens"]))),
-                  ("seeds_per_run", isinstance(d.get("seeds_per_run", 1), int) and not isinstance(d.get("seeds_per_run", 1), bool)),
-                  ("params", isinstance(d.get("params") or {}, dict))):
-        if not ok: raise SpbiasError(f"sweep {name!r}: {k} {d.get(k)!r} is not {'a mapping' if k == 'params' else 'an integer' + (' list' if k == 'n_tokens' else '')}.",
-                                     f"fix {k}: in the sweep file, e.g. " + {"n_tokens": "n_tokens: [8, 16]", "seeds_per_run": "seeds_per_run: 15", "params": "params: {max_steps: 10000}"}[k] + ".")
+    per_run = d.get("seeds_per_run", 1)
+    ok = {"n_tokens": all(isinstance(x, int) and not isinstance(x, bool) for x in _as_list(d["n_tokens"])),
+          "seeds_per_run": isinstance(per_run, int) and not isinstance(per_run, bool),
+          "params": isinstance(d.get("params") or {}, dict)}
+    kind = {"n_tokens": "an integer list", "seeds_per_run": "an integer", "params": "a mapping"}
+    example = {"n_tokens": "n_tokens: [8, 16]", "seeds_per_run": "seeds_per_run: 15",
+               "params": "params: {max_steps: 10000}"}
+    for k in ok:
+        if not ok[k]:
+            raise SpbiasError(f"sweep {name!r}: {k} {d.get(k)!r} is not {kind[k]}.",
+                              f"fix {k}: in the sweep file, e.g. {example[k]}.")
     return Sweep(name=str(d.get("name", name)), models=tuple(map(str, _as_list(d["models"]))),
                  datasets=tuple(map(str, _as_list(d["datasets"]))), lr=lrs,
                  n_tokens=tuple(int(x) for x in _as_list(d["n_tokens"])), seeds=seeds,
@@ -85,9 +111,11 @@ def sweep_from_dict(d:dict, # the parsed YAML
 
 def _read_yaml(path:Path):
     "A sweep file's parsed YAML; our error when it is missing or not YAML."
-    if not path.is_file(): raise SpbiasError(f"sweep file {path} not found.", "pass the path of a YAML file, e.g. sweeps/demo.yaml.")
+    if not path.is_file():
+        raise SpbiasError(f"sweep file {path} not found.", "pass the path of a YAML file, e.g. sweeps/demo.yaml.")
     try: return yaml.safe_load(path.read_text())
-    except yaml.YAMLError as e: raise SpbiasError(f"sweep file {path} is not valid YAML ({e}).", "fix its syntax.") from None
+    except yaml.YAMLError as e:
+        raise SpbiasError(f"sweep file {path} is not valid YAML ({e}).", "fix its syntax.") from None
 
 def load_sweep(path:str|Path # a SWEEP.yaml file
               )->Sweep:
@@ -97,12 +125,14 @@ def load_sweep(path:str|Path # a SWEEP.yaml file
 
 # %% ../nbs/40_sweep.ipynb #b4dd39d8
 _PATH_PARAMS = ("data_dir", "out_dir", "czarnowska_dir")  # where things live: not part of a run's identity
-_EXEC_PARAMS = ("mesh", "remat", "scan_layers")  # how a run executes (its device mesh, how its blocks run): not part of its identity either
-_LATER_PARAMS = {"label_words": None, "first_token": False}  # notebook parameters added after runs were made: at these values
-                                                             # (the behaviour before them) they stay out of the identity, so those runs keep their hashes
+# how a run executes (its device mesh, how its blocks run): not part of its identity either
+_EXEC_PARAMS = ("mesh", "remat", "scan_layers")
+# notebook parameters added after runs were made: at these values (the behaviour before them) they stay out of the
+# identity, so those runs keep their hashes
+_LATER_PARAMS = {"label_words": None, "first_token": False}
 
 def _identity(params:dict, skip=())->dict:
-    "The parameters that define a run: without paths, the mesh, `skip`, and later parameters left at their old behaviour."
+    "The parameters that define a run: not paths, the mesh, `skip`, or later parameters at their old behaviour."
     return {k: v for k, v in params.items() if k not in (*_PATH_PARAMS, *_EXEC_PARAMS, *skip)
             and not (k in _LATER_PARAMS and v == _LATER_PARAMS[k])}
 
@@ -113,7 +143,8 @@ def model_slug(model:str)->str:
 
 def _seed_tag(seeds)->str:
     s = list(seeds)
-    return str(s[0]) if len(s) == 1 else (f"{s[0]}-{s[-1]}" if s == list(range(s[0], s[-1]+1)) else "_".join(map(str, s)))
+    if len(s) == 1: return str(s[0])
+    return f"{s[0]}-{s[-1]}" if s == list(range(s[0], s[-1]+1)) else "_".join(map(str, s))
 
 @dataclass(frozen=True)
 class Run:
@@ -149,7 +180,8 @@ def expand(sweep:Sweep)->list[Run]:
     ids = [r.run_id for r in runs]
     if len(set(ids)) != len(ids):
         dup = sorted({i for i in ids if ids.count(i) > 1})
-        raise SpbiasError(f"sweep {sweep.name!r} lists the same run twice: {dup[:3]}.", "remove repeated models, datasets or values.")
+        raise SpbiasError(f"sweep {sweep.name!r} lists the same run twice: {dup[:3]}.",
+                          "remove repeated models, datasets or values.")
     return sorted(runs, key=lambda r: r.run_id)
 
 # %% ../nbs/40_sweep.ipynb #1a63088e
@@ -166,24 +198,30 @@ def shard_from_env(environ:dict|None=None # the environment (default: os.environ
                               "run inside sbatch --array=0-N (SLURM sets them), or pass --shard i/n.") from None
         i, off = divmod(tid - lo, max(step, 1))
         if off or not 0 <= i < n:
-            raise SpbiasError(f"--shard auto: SLURM array task {tid} (min {lo}, step {step}, count {n}) is not one of {n} evenly spaced tasks.",
+            raise SpbiasError(f"--shard auto: SLURM array task {tid} (min {lo}, step {step}, count {n}) is not one of "
+                              f"{n} evenly spaced tasks.",
                               f"submit an evenly spaced array, e.g. sbatch --array=0-{n - 1}, or pass --shard i/n.")
         return i, n
     if env.get("TPU_WORKER_ID", "").strip():
         hosts = [h for h in env.get("TPU_WORKER_HOSTNAMES", "").split(",") if h.strip()]
         count = env.get("SPBIAS_WORKER_COUNT", "").strip() or (str(len(hosts)) if hosts else "")
-        if not count: raise SpbiasError("--shard auto: TPU_WORKER_ID is set but the number of workers is not (no TPU_WORKER_HOSTNAMES, no SPBIAS_WORKER_COUNT).",
+        if not count:
+            raise SpbiasError("--shard auto: TPU_WORKER_ID is set but the number of workers is not (no "
+                              "TPU_WORKER_HOSTNAMES, no SPBIAS_WORKER_COUNT).",
                                         "export SPBIAS_WORKER_COUNT=<number of VMs>, or pass --shard i/n.")
         return parse_shard(f"{env['TPU_WORKER_ID'].strip()}/{count}")
-    raise SpbiasError("--shard auto: neither a SLURM job array (SLURM_ARRAY_TASK_ID) nor a TPU VM worker (TPU_WORKER_ID) is set.",
-                      "run inside sbatch --array=0-N, export TPU_WORKER_ID and SPBIAS_WORKER_COUNT on each VM, or pass --shard i/n.")
+    raise SpbiasError("--shard auto: neither a SLURM job array (SLURM_ARRAY_TASK_ID) nor a TPU VM worker "
+                      "(TPU_WORKER_ID) is set.",
+                      "run inside sbatch --array=0-N, export TPU_WORKER_ID and SPBIAS_WORKER_COUNT on each VM, or "
+                      "pass --shard i/n.")
 
 def parse_shard(spec:str, # "i/n", e.g. "0/4", or "auto" (from the scheduler's variables: `shard_from_env`)
                 environ:dict|None=None # the environment "auto" reads (default: os.environ)
                )->tuple[int, int]:
     "Parse `i/n` (or `auto`) into `(i, n)`."
     if str(spec).strip() == "auto": return shard_from_env(environ)
-    fix = "write --shard i/n with 0 <= i < n, e.g. --shard 0/4 ... --shard 3/4, or --shard auto under SLURM or on TPU VMs."
+    fix = ("write --shard i/n with 0 <= i < n, e.g. --shard 0/4 ... --shard 3/4, "
+           "or --shard auto under SLURM or on TPU VMs.")
     try: i, n = (int(x) for x in str(spec).split("/"))
     except ValueError: raise SpbiasError(f"malformed shard {spec!r}.", fix) from None
     if n < 1 or not 0 <= i < n: raise SpbiasError(f"shard {spec!r} out of range.", fix)
@@ -192,79 +230,6 @@ def parse_shard(spec:str, # "i/n", e.g. "0/4", or "auto" (from the scheduler's v
 def shard(runs:list, i:int, n:int)->list:
     "This machine's share: every n-th run starting at i."
     return list(runs[i::n])
-
-# %% ../nbs/40_sweep.ipynb #33cf85f0
-MANIFEST = "manifest.json"
-
-def is_url(out)->bool:
-    "True when an output root is an fsspec URL (`gs://…`, `s3://…`, `file://…`, `memory://…`), not a local path."
-    return "://" in str(out)
-
-def out_fs(out:str):
-    "The fsspec filesystem of an output URL and the root path on it."
-    import fsspec
-    try: fs, root = fsspec.core.url_to_fs(str(out))
-    except (ImportError, ValueError) as e:
-        raise SpbiasError(f"cannot open the output root {out} ({e}).",
-                          "install the filesystem's package (gcsfs for gs://, s3fs for s3://), or use a local folder.") from None
-    return fs, root.rstrip("/")
-
-def _staged_files(folder:Path)->dict:
-    return {p.relative_to(folder).as_posix(): p.stat().st_size for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name != MANIFEST and not is_unfinished_checkpoint(p.relative_to(folder))}
-
-def write_manifest(run:Run, out:Path, seconds:float, location:str|None=None # where the run folder is kept, when not under `out` (a URL)
-                  )->Path:
-    "Record a finished run: its config hash and the files its run folder holds."
-    folder = run.folder(out)
-    files = _staged_files(folder)
-    if not files: raise SpbiasError(f"run {run.run_id} finished but its run folder {folder} is empty.",
-                                    "check that the tuning notebook writes to its out_dir parameter.")
-    return atomic_write_json(folder/MANIFEST, dict(run_id=run.run_id, config_hash=run.config_hash,
-        parameters={k: v for k, v in run.parameters(out).items()}, seconds=round(seconds, 1), location=location or str(folder),
-        spbias_version=spbias.__version__, finished=time.strftime("%Y-%m-%dT%H:%M:%S"), files=files))
-
-def _run_fs(run:Run, out):
-    "The filesystem of a run folder and its path on it."
-    import fsspec
-    if is_url(out): fs, root = out_fs(out); return fs, f"{root}/{run.run_id}"
-    return fsspec.filesystem("file"), run.folder(out).resolve().as_posix()
-
-def is_complete(run:Run, out:Path|str)->bool:
-    "True when the run folder holds a manifest for this exact config and all the files it lists (out: a folder or a URL)."
-    fs, folder = _run_fs(run, out)  # a URL, or the same checks on the local disk
-    try: m = json.loads(fs.cat_file(f"{folder}/{MANIFEST}"))
-    except (OSError, ValueError): return False
-    return m.get("config_hash") == run.config_hash and set(m.get("files", {})) <= _files_under(fs, folder)
-
-def _files_under(fs, folder:str)->set[str]:
-    "The files below `folder` on `fs`, as paths relative to it."
-    return {posixpath.relpath(fs._strip_protocol(f), folder) for f in fs.find(folder)}
-
-# %% ../nbs/40_sweep.ipynb #26572acd
-def _put(fs, local:Path, remote:str):
-    fs.makedirs(posixpath.dirname(remote), exist_ok=True)
-    fs.put_file(str(local), remote)
-
-def upload_run(folder:Path, # the staged run folder
-               fs, remote:str, # its filesystem and path there
-               notebook:Path|None=None, remote_notebook:str|None=None # the executed notebook and its path there
-              )->list[str]:
-    "Copy a staged run folder (and its notebook) to `remote`, the manifest last; returns the files copied."
-    files = list(_staged_files(folder))
-    for f in files: _put(fs, folder/f, f"{remote}/{f}")
-    if notebook is not None and Path(notebook).is_file(): _put(fs, Path(notebook), remote_notebook)
-    if (folder/MANIFEST).is_file(): _put(fs, folder/MANIFEST, f"{remote}/{MANIFEST}"); files.append(MANIFEST)
-    return files
-
-def download_run(fs, remote:str, folder:Path)->list[str]:
-    "Copy every file under `remote` into the local `folder` (an unfinished run's state); returns the files."
-    got = []
-    for f in sorted(fs.find(remote)) if fs.isdir(remote) else []:
-        rel = posixpath.relpath(fs._strip_protocol(f), remote)
-        (folder/rel).parent.mkdir(parents=True, exist_ok=True)
-        fs.get_file(f, str(folder/rel)); got.append(rel)
-    return got
 
 # %% ../nbs/40_sweep.ipynb #3d602d00
 def papermill_executor(notebook:Path, # the tuning notebook
@@ -284,8 +249,11 @@ def notebook_parameters(nb:str|Path # a notebook with a cell tagged `parameters`
                        )->dict:
     "The names and default values of a notebook's `parameters` cell (papermill's tag)."
     import nbformat
-    cells = [c for c in nbformat.read(str(nb), as_version=4).cells if "parameters" in c.get("metadata", {}).get("tags", [])]
-    if not cells: raise SpbiasError(f"{nb} has no cell tagged 'parameters'.", "tag the tuning notebook's parameters cell 'parameters' (papermill's convention).")
+    cells = [c for c in nbformat.read(str(nb), as_version=4).cells if "parameters" in c.get("metadata", {}).get("tags",
+        [])]
+    if not cells:
+        raise SpbiasError(f"{nb} has no cell tagged 'parameters'.",
+                          "tag the tuning notebook's parameters cell 'parameters' (papermill's convention).")
     out = {}
     for node in ast.parse(cells[0].source).body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -312,6 +280,50 @@ def default_notebook()->Path:
                           "run from a clone of the spbias repository, or set notebook: in the sweep file.")
     return nb
 
+# %% ../nbs/40_sweep.ipynb #3e14afe2
+import json
+# the run notebook's own parameters whose default is None: the kind a value must have
+# (TuneConfig's settings have the kinds of their fields)
+_PARAM_KINDS = {"czarnowska_dir": str, "out_dir": str, "validation_rows": int, "eval_rows_per_class": int,
+                "bias_templates_per_label": int, "bias_terms_per_group": int, "score_top_k": int, "bias_sets": list}
+
+def _kind_ok(v, want)->bool:
+    if want in (int, float) or (isinstance(want, type) and issubclass(want, (int, float))):
+        if isinstance(v, bool): return want is bool
+        return isinstance(v, int) if want is int else isinstance(v, (int, float))
+    return isinstance(v, want)
+
+def _kind_name(want)->str:
+    return " or ".join(t.__name__ for t in (want if isinstance(want, tuple) else (want,))).replace("str",
+        "text").replace("list", "a list")
+
+def check_sweep_params(name:str, # the sweep's name
+                       params:dict, # the sweep's params:, completed by the notebook's defaults
+                       defaults:dict, # the tuning notebook's parameters
+                       grid:dict)->None: # one run's model, dataset, lr, n_tokens, seeds
+    "Check each parameter's type (its setting's field's, else the notebook default's), then its range (`TuneConfig`)."
+    from spbias.data import DATASETS
+    from spbias.settings import TuneConfig, setting_kind
+    kinds = {f.name: setting_kind(f) for f in dataclasses.fields(TuneConfig)}  # a TuneConfig setting: its field's kind
+    if grid.get("dataset") not in DATASETS:
+        raise SpbiasError(f"sweep {name!r}: datasets: {grid.get('dataset')!r} is no tuning set.",
+                          f"use {', '.join(DATASETS)}.")
+    for k, v in params.items():
+        want = kinds.get(k) or (type(defaults[k]) if defaults.get(k) is not None else _PARAM_KINDS.get(k))
+        if v is None or want is None or _kind_ok(v, want): continue
+        raise SpbiasError(f"sweep {name!r}: params: {k} is {v!r} ({type(v).__name__}), and it must be "
+                          f"{_kind_name(want)}.",
+                          f"write e.g. {k}: {json.dumps(defaults[k]) if defaults.get(k) is not None else '...'} in "
+                          "the sweep file.")
+    if isinstance(params.get("buckets"), list) and not all(_kind_ok(b, int) for b in params["buckets"]):
+        raise SpbiasError(f"sweep {name!r}: params: buckets {params['buckets']!r} must be a list of integers.",
+                          "write e.g. buckets: [16, 32, 64].")
+    fields = set(kinds) - {"out", "resume"}
+    kw = {k: (tuple(v) if isinstance(v, list) else v) for k,
+          v in {**params, **grid}.items() if k in fields and v is not None}
+    try: TuneConfig(**kw)
+    except SpbiasError as e: raise SpbiasError(f"sweep {name!r}: params: {e.problem}", e.fix) from None
+
 # %% ../nbs/40_sweep.ipynb #64597f36
 @dataclass
 class SweepResult:
@@ -325,7 +337,8 @@ def _one_line(e:BaseException)->str:
     msg = str(e).strip().splitlines()
     return f"{type(e).__name__}: {msg[-1] if msg else ''}"[:300]
 
-_RESCORE_PARAMS = ("bias_sets",)  # may change on an existing run folder: its tuning is kept, the sets it lacks are scored
+# may change on an existing run folder: its tuning is kept, the sets it lacks are scored
+_RESCORE_PARAMS = ("bias_sets",)
 
 def _rescore_only(mark:dict, run:Run, out:Path)->list|None:
     "The run mark's bias sets when its parameters differ from this run's in the bias sets alone (else None)."
@@ -339,11 +352,14 @@ def _verdict(mark:dict, run:Run, out, force:bool, log)->tuple[str, str|None]:
     "What to do with a run folder that holds files, by its run mark: ('continue'|'aside'|'refuse', refusal message)."
     if mark.get("config_hash") == run.config_hash: return "continue", None
     rescore = _rescore_only(mark, run, out)
-    if rescore is not None:  # same tuning, other bias sets: continue it (the notebook keeps predictions already written)
-        log(f"  {run.run_id}: bias sets {rescore} -> {dict(run.params).get('bias_sets')}: tuning kept, missing sets scored")
+    # same tuning, other bias sets: continue it (the notebook keeps predictions already written)
+    if rescore is not None:
+        log(f"  {run.run_id}: bias sets {rescore} -> {dict(run.params).get('bias_sets')}: tuning kept, missing sets "
+            "scored")
         return "continue", None
     if force: return "aside", None
-    return "refuse", (f"{{folder}} holds another configuration or other files (config {mark.get('config_hash', 'unknown')}, "
+    return "refuse", (f"{{folder}} holds another configuration or other files (config "
+                      f"{mark.get('config_hash', 'unknown')}, "
                       f"this run {run.config_hash}); pass --force to move it aside (nothing is deleted)")
 
 def _claim(run:Run, out:Path, force:bool, log)->str|None:
@@ -356,7 +372,8 @@ def _claim(run:Run, out:Path, force:bool, log)->str|None:
         if what == "refuse": return refusal.format(folder=folder)
         if what == "aside": log(f"  --force: moved {folder} aside to {move_aside(folder)}")
     if nbp.exists(): move_aside(nbp, "attempt")  # an earlier attempt's executed notebook: kept beside the new one
-    atomic_write_json(folder/RUN_MARK, dict(run_id=run.run_id, config_hash=run.config_hash, parameters=run.parameters(out)))
+    atomic_write_json(folder/RUN_MARK,
+                      dict(run_id=run.run_id, config_hash=run.config_hash, parameters=run.parameters(out)))
     return None
 
 def _claim_remote(run:Run, out:str, stage:Path, force:bool, log)->str|None:
@@ -371,7 +388,8 @@ def _claim_remote(run:Run, out:str, stage:Path, force:bool, log)->str|None:
         if what == "aside": log(f"  --force: moved {out}/{run.run_id} aside to {move_aside(folder, 'replaced', fs=fs)}")
     if fs.exists(nbp): move_aside(nbp, "attempt", fs=fs)
     local = run.folder(stage)
-    if local.exists(): move_aside(local, "stale")  # a staged copy left by an earlier attempt on this machine: the URL wins
+    if local.exists():
+        move_aside(local, "stale")  # a staged copy left by an earlier attempt on this machine: the URL wins
     got = download_run(fs, folder, local)
     if got: log(f"  {run.run_id}: resuming from {len(got)} files at {out}")
     mark = dict(run_id=run.run_id, config_hash=run.config_hash, parameters=run.parameters(stage))
@@ -385,43 +403,46 @@ def _push(run:Run, out:str, stage:Path, log)->None:
     folder, local = f"{root}/{run.run_id}", run.folder(stage)
     files = upload_run(local, fs, folder, run.notebook(stage), f"{root}/{run.run_id}.ipynb")
     have = _files_under(fs, folder)
-    if not set(files) <= have: raise SpbiasError(f"the upload of {run.run_id} to {out} is missing {sorted(set(files) - have)[:3]}.",
-                                                 f"rerun the sweep (the staged copy stays in {local}).")
+    if not set(files) <= have:
+        raise SpbiasError(f"the upload of {run.run_id} to {out} is missing {sorted(set(files) - have)[:3]}.",
+                          f"rerun the sweep (the staged copy stays in {local}).")
     shutil.rmtree(local); run.notebook(stage).unlink(missing_ok=True)
 
-def run_sweep(sweep:Sweep, out:Path|str|None=None, # output root: a folder (relative: under the repository root) or an fsspec URL (default: the sweep's `out`)
+def run_sweep(sweep:Sweep,
+              out:Path|str|None=None, # output root: a folder (relative: to the repository) or a URL (default: its out)
               shard_spec:str="0/1", # "i/n", or "auto" (SLURM array / TPU worker variables)
               only:str|None=None, dry_run:bool=False,
               executor:Callable|None=None, # (notebook, output, parameters) -> None, raises on failure
               notebook:Path|None=None, log=print,
               force:bool=False, # move run folders that hold another configuration aside instead of refusing them
-              stage:Path|None=None # URL output: local folder where runs execute before upload (default: a new temporary folder)
+              stage:Path|None=None # URL output: the local folder runs execute in before upload (default: a new one)
              )->SweepResult:
     "Execute this machine's share of a sweep, skipping complete runs and isolating failures."
-    out = out or sweep.out
+    out = out_root(out or sweep.out)
     remote = is_url(out)
-    if remote: out = str(out).rstrip("/"); out_fs(out)  # fails early on an unknown protocol or a missing package
-    else:
-        out = Path(out)
-        if not out.is_absolute(): out = (repo_root() or Path.cwd())/out
+    if remote: out_fs(out)  # fails early on an unknown protocol or a missing package
     nb = Path(notebook or sweep.notebook or default_notebook())
     if not nb.is_absolute() and not nb.exists(): nb = (repo_root() or Path.cwd())/nb
-    if not nb.is_file(): raise SpbiasError(f"tuning notebook {nb} not found.", "pass --notebook, or set notebook: in the sweep file.")
+    if not nb.is_file():
+        raise SpbiasError(f"tuning notebook {nb} not found.", "pass --notebook, or set notebook: in the sweep file.")
     defaults = notebook_parameters(nb)
     sweep = resolve_params(sweep, defaults)
-    from spbias.checks import check_sweep_params  # every field's type and range, before --dry-run prints and before any run starts
+    # every field's type and range, before --dry-run prints and before any run starts
     for r in {(r.model, r.dataset): r for r in expand(sweep)}.values():
-        check_sweep_params(sweep.name, sweep.params, defaults, dict(model=r.model, dataset=r.dataset, lr=r.lr, n_tokens=r.n_tokens, seeds=list(r.seeds)))
+        check_sweep_params(sweep.name, sweep.params, defaults,
+                           dict(model=r.model, dataset=r.dataset, lr=r.lr, n_tokens=r.n_tokens, seeds=list(r.seeds)))
     i, n = parse_shard(shard_spec)
     runs = shard(expand(sweep), i, n)
     if only: runs = [r for r in runs if fnmatch.fnmatch(r.run_id, only)]
     todo = [r for r in runs if not is_complete(r, out)]
     res = SweepResult(skipped=[r.run_id for r in runs if r not in todo])
-    log(f"sweep {sweep.name}: shard {i}/{n}: {len(runs)} runs, {len(res.skipped)} complete, {len(todo)} to run -> {out}")
+    log(f"sweep {sweep.name}: shard {i}/{n}: {len(runs)} runs, {len(res.skipped)} complete, {len(todo)} to run "
+        f"-> {out}")
     if dry_run:
         res.planned = [r.run_id for r in todo]
         for r in todo:
-            p = r.parameters(Path(".")) | ({"out_dir": f"{out}/{r.run_id}"} if remote else {"out_dir": str(r.folder(out))})
+            where = f"{out}/{r.run_id}" if remote else str(r.folder(out))
+            p = r.parameters(Path(".")) | {"out_dir": where}
             log(f"  would run {r.run_id}  [{r.config_hash}]")
             log("      " + ", ".join(f"{k}={v!r}" for k, v in sorted(p.items())))
         return res
@@ -432,7 +453,8 @@ def run_sweep(sweep:Sweep, out:Path|str|None=None, # output root: a folder (rela
     for k, r in enumerate(todo, 1):
         ran = len(res.done) + len(res.failed)
         left = f"; about {(time.time() - t_start) / ran * (len(todo) - ran) / 60:.0f} min left" if ran else ""
-        log(f"[{k}/{len(todo)}] {r.run_id}  ({len(res.done)} done, {len(res.skipped)} complete before, {len(res.failed)} failed{left})")
+        log(f"[{k}/{len(todo)}] {r.run_id}  ({len(res.done)} done, {len(res.skipped)} complete before, "
+            f"{len(res.failed)} failed{left})")
         t0, claimed = time.time(), False
         try:
             refused = _claim_remote(r, out, local, force, log) if remote else _claim(r, out, force, log)
@@ -446,267 +468,12 @@ def run_sweep(sweep:Sweep, out:Path|str|None=None, # output root: a folder (rela
         except KeyboardInterrupt: raise
         except Exception as e:
             res.failed[r.run_id] = _one_line(e)
-            log(f"  FAILED: {res.failed[r.run_id]} (notebook: {f'{out}/{r.run_id}.ipynb' if remote else r.notebook(out)})")
+            log(f"  FAILED: {res.failed[r.run_id]} (notebook: "
+                f"{f'{out}/{r.run_id}.ipynb' if remote else r.notebook(out)})")
             if remote and claimed and r.folder(local).exists() and not (r.folder(local)/MANIFEST).exists():
-                try: _push(r, out, local, log); log(f"  its unfinished state is at {out}/{r.run_id}: the next attempt resumes from it")
-                except Exception as e2: log(f"  could not upload its unfinished state ({_one_line(e2)}); it stays in {r.folder(local)}")
+                try:
+                    _push(r, out, local,
+                          log); log(f"  its unfinished state is at {out}/{r.run_id}: the next attempt resumes from it")
+                except Exception as e2:
+                    log(f"  could not upload its unfinished state ({_one_line(e2)}); it stays in {r.folder(local)}")
     return res
-
-# %% ../nbs/40_sweep.ipynb #3b36bdb5
-def subsample_bias_set(df:pd.DataFrame, templates_per_label:int|None=None, terms_per_group:int|None=None,
-                       seed:int=0)->pd.DataFrame:
-    "Keep some templates per category and label, and some terms per group, the same for every group."
-    if templates_per_label:
-        t = df[["category", "label", "template_id"]].drop_duplicates()
-        t = t.sample(frac=1.0, random_state=seed).groupby(["category", "label"], sort=False).head(templates_per_label)
-        df = df.merge(t[["category", "template_id"]], on=["category", "template_id"])
-    if terms_per_group:
-        rank = df.groupby(["category", "template_id", "group"], sort=False).cumcount()
-        df = df[rank < terms_per_group]
-    return df.reset_index(drop=True)
-
-def bias_set(spec:str, # "ours", "czarnowska", "ours:age,sexuality" or a TSV path
-             czarnowska_dir:str|Path|None=None, # the Czarnowska folder (default: shared data)
-             templates_per_label:int|None=None, terms_per_group:int|None=None, seed:int=0
-            )->tuple[str, pd.DataFrame]:
-    "A bias set's short name and its table (label, category, group, text, template_id)."
-    from spbias import templates as T
-    name, _, attrs = str(spec).partition(":")
-    if name in ("ours", "czarnowska"):
-        src, layout, keep = T.bias_source(name, czarnowska_dir if name == "czarnowska" else None,
-                                          [a.strip() for a in attrs.split(",") if a.strip()] or None)
-        df = T.generate(src, keep, layout)
-        if attrs.strip(): name = "-".join([name] + keep)  # a subset gets its own file: czarnowska:age,names -> czarnowska-age-names
-    elif Path(spec).is_file(): name, df = Path(spec).stem, T.load_bias_set(Path(spec))
-    else: raise SpbiasError(f"unknown bias set {spec!r}.", "use 'ours', 'czarnowska', 'ours:age,sexuality' or the path of a bias-set TSV.")
-    return name, subsample_bias_set(df, templates_per_label, terms_per_group, seed)
-
-BUILTIN_SETS = ("ours", "czarnowska")  # the sets `bias_set` generates; their subsets are written as <set>-<attributes>.tsv
-
-def set_of_file(stem:str)->str:
-    "The bias set a predictions file belongs to: a subset's file (czarnowska-age, ours-age-sexuality) to its set, any other file to itself."
-    base = stem.partition("-")[0]
-    return base if base in BUILTIN_SETS else stem
-
-def predictions_by_set(run_dir:str|Path)->dict[str, list[Path]]:
-    "A run folder's predictions TSVs by bias set: a set scored in subsets (one file per attribute) is one set, analysed as one table."
-    out = {}
-    for p in sorted((Path(run_dir)/"predictions").glob("*.tsv")): out.setdefault(set_of_file(p.stem), []).append(p)
-    for name, files in out.items():
-        if len(files) > 1 and any(p.stem == name for p in files):
-            raise SpbiasError(f"{Path(run_dir)/'predictions'} holds bias set {name!r} both whole and in subsets ({', '.join(p.name for p in files)}): "
-                              "their sentences would be counted twice.", f"move {name}.tsv or its subset files out of the folder.")
-    return out
-
-# %% ../nbs/40_sweep.ipynb #a7c1e002
-import re
-_STAGE_KEYS = ("models", "datasets", "lr", "n_tokens", "seeds", "seeds_per_run", "params")  # what a stage may override
-CHOSEN_LR = "chosen_lr.json"  # written into a stage's folder when its learning rate was chosen from an earlier stage
-_TIE = 9  # mean accuracies equal to this many decimals are a tie (0.60/0.62 against 0.61/0.61 is one, whatever the rounding)
-
-class StageNotFinished(SpbiasError):
-    "A stage's learning rate is to be chosen from an earlier stage whose runs are not all finished."
-
-@dataclass(frozen=True)
-class Stage:
-    "One stage of a staged sweep file."
-    name:str                # the stage's name: its folder under the output root
-    spec:dict               # the file's keys with this stage's overrides (params merged), as `sweep_from_dict` takes them
-    lr_from:str|None=None   # the earlier stage whose finished runs choose this stage's learning rate (None: the stage lists its own)
-
-def stages_from_dict(d:dict, # the parsed YAML
-                     name:str="sweep")->list[Stage]|None:
-    "The ordered stages of a sweep mapping with `stages:`, each checked as a sweep; None for a file without stages."
-    if not isinstance(d, dict) or "stages" not in d: return None
-    st, fix = d["stages"], "write e.g. stages: {lr: {lr: [1.0e-2, 1.0e-3], seeds: 1001-1002}, main: {lr: chosen, seeds: 1001-1015}}."
-    if not isinstance(st, dict) or not st: raise SpbiasError(f"sweep {name!r}: stages: must be a non-empty mapping of stage name -> overrides.", fix)
-    base, sname = {k: v for k, v in d.items() if k != "stages"}, str(d.get("name", name))
-    out = []
-    for key, over in st.items():
-        key, over = str(key), ({} if over is None else over)
-        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", key):
-            raise SpbiasError(f"sweep {name!r}: stage name {key!r} is not a plain folder name.", "use letters, digits, '_', '-' or '.', e.g. lr, main.")
-        if not isinstance(over, dict): raise SpbiasError(f"sweep {name!r}: stage {key!r} is not a mapping.", fix)
-        unknown = sorted(set(over) - set(_STAGE_KEYS))
-        if unknown: raise SpbiasError(f"sweep {name!r}: stage {key!r} sets {unknown}, which a stage cannot override.", f"a stage may set only {', '.join(_STAGE_KEYS)}; the rest goes at the top of the file.")
-        if not isinstance(over.get("params") or {}, dict): raise SpbiasError(f"sweep {name!r}: stage {key!r}: params is not a mapping.", "write e.g. params: {bias_sets: []}.")
-        spec = {**base, **{k: v for k, v in over.items() if k != "params"}, "name": f"{sname}:{key}",
-                "params": {**(base.get("params") or {}), **(over.get("params") or {})}}
-        lr, lr_from = spec.get("lr"), None
-        if lr == "chosen" or (isinstance(lr, dict) and set(lr) == {"from"}):
-            lr_from = out[-1].name if lr == "chosen" and out else (str(lr["from"]) if isinstance(lr, dict) else None)
-            if lr_from is None: raise SpbiasError(f"sweep {name!r}: stage {key!r} has lr: chosen, but no stage comes before it to choose from.",
-                                                  "give the first stage its learning rates, e.g. lr: [1.0e-2, 1.0e-3, 1.0e-4].")
-            if lr_from not in [s.name for s in out]:
-                raise SpbiasError(f"sweep {name!r}: stage {key!r} chooses its lr from {lr_from!r}, which is not a stage before it ({[s.name for s in out]}).",
-                                  "name an earlier stage: lr: {from: STAGE}, or write lr: chosen (the stage before).")
-        sweep_from_dict({**spec, "lr": [1.0]} if lr_from else spec, name)  # every stage's mistakes show before anything runs
-        out.append(Stage(key, spec, lr_from))
-    return out
-
-def load_stages(path:str|Path # a SWEEP.yaml file
-               )->list[Stage]|None:
-    "The stages of a sweep file (None when it has no `stages:`: use `load_sweep`)."
-    path = Path(path)
-    return stages_from_dict(_read_yaml(path), name=path.stem)
-
-# %% ../nbs/40_sweep.ipynb #a7c1e003
-def best_lr(results:dict # lr -> [(validation accuracy, validation loss), ...], one pair per seed (each seed's best-validation prompt)
-           )->tuple[float, list[dict]]:
-    "The learning rate with the highest mean validation accuracy over its seeds, ties broken by the lower mean validation loss; and every candidate."
-    import math
-    cands = []
-    for lr, v in sorted(results.items()):
-        acc = [float(a) if a is not None and math.isfinite(float(a)) else 0.0 for a, _ in v]       # a seed without a validation result counts 0
-        loss = [float(l) if l is not None and math.isfinite(float(l)) else math.inf for _, l in v]  # ... and an infinite loss
-        cands.append(dict(lr=lr, n_seeds=len(v), mean_validation_accuracy=sum(acc)/len(acc), mean_validation_loss=sum(loss)/len(loss),
-                          validation_accuracy=acc, validation_loss=[None if math.isinf(l) else l for l in loss]))
-    best = min(cands, key=lambda c: (-round(c["mean_validation_accuracy"], _TIE), c["mean_validation_loss"], c["lr"]))
-    for c in cands:
-        if math.isinf(c["mean_validation_loss"]): c["mean_validation_loss"] = None
-    return best["lr"], cands
-
-def _out_root(out)->Path|str:
-    "An output root as `run_sweep` takes it: a URL without its trailing '/', or an absolute folder (relative: under the repository root)."
-    if is_url(out): return str(out).rstrip("/")
-    out = Path(out)
-    return out if out.is_absolute() else (repo_root() or Path.cwd())/out
-
-def stage_out(out, stage:str)->Path|str:
-    "A stage's output root: `<out>/<stage>`; its runs lie at `<out>/<stage>/<model>/<dataset>/<run>`."
-    out = _out_root(out)
-    return f"{out}/{stage}" if is_url(out) else out/stage
-
-def _stage(stages:list[Stage], name:str)->Stage:
-    got = [s for s in stages if s.name == name]
-    if not got: raise SpbiasError(f"no stage {name!r} in this sweep file; its stages are {[s.name for s in stages]}.", "pass --stage with one of them.")
-    return got[0]
-
-def plan_stage(stages:list[Stage], name:str, # the stages of a file and the one to plan
-               out, # the sweep's output root (a folder or URL): stage S runs under <out>/S
-               defaults:dict, # the tuning notebook's parameters (`notebook_parameters`): the finished runs' hashes need them
-               file:str="SWEEP.yaml" # the sweep file, for the command a message names
-              )->tuple[list[Sweep], list[dict]]:
-    "A stage's sweeps (one per model and prompt length when its lr is chosen) and the choices made for it."
-    st = _stage(stages, name)
-    if st.lr_from is None: return [sweep_from_dict(st.spec)], []
-    src_sweeps, _ = plan_stage(stages, st.lr_from, out, defaults, file)
-    src_runs = [r for s in src_sweeps for r in expand(resolve_params(s, defaults))]
-    src_out, this = stage_out(out, st.lr_from), sweep_from_dict({**st.spec, "lr": [1.0]})
-    run_first = f"run it first: spbias sweep {file} --out {out} --stage {st.lr_from} (rerun it until no run fails)"
-    sweeps, choices = [], []
-    for m in this.models:
-        for n in this.n_tokens:
-            by_set = {}
-            for d in this.datasets:
-                runs = [r for r in src_runs if (r.model, r.dataset, r.n_tokens) == (m, d, n)]
-                if not runs: raise SpbiasError(f"stage {name!r} chooses its lr from stage {st.lr_from!r}, which has no runs of {m}/{d} with n_tokens {n}.",
-                                               f"add them to stage {st.lr_from!r}'s grid, or list this stage's lr.")
-                unfinished = [r.run_id for r in runs if not is_complete(r, src_out)]
-                if unfinished: raise StageNotFinished(f"stage {name!r} chooses its lr from stage {st.lr_from!r}, which is not finished under {src_out}: "
-                                                      f"{len(unfinished)} of its {len(runs)} runs of {model_slug(m)}/{d} are not complete ({', '.join(unfinished[:3])}).", run_first)
-                results = {}
-                for r in runs:
-                    fs, folder = _run_fs(r, src_out)
-                    for seed in r.seeds:
-                        try: s = json.loads(fs.cat_file(f"{folder}/seed-{seed}/summary.json"))
-                        except (OSError, ValueError) as e:
-                            raise StageNotFinished(f"stage {name!r}: run {r.run_id} of stage {st.lr_from!r} has no readable seed-{seed}/summary.json ({e}).", run_first) from None
-                        results.setdefault(r.lr, []).append((s.get("validation_accuracy"), s.get("validation_loss")))
-                lr, cands = best_lr(results)
-                by_set[d] = [lr]
-                choices.append(dict(model=m, dataset=d, n_tokens=n, lr=lr, candidates=cands))
-            sweeps.append(sweep_from_dict({**st.spec, "models": [m], "n_tokens": [n], "lr": by_set}))
-    return sweeps, choices
-
-def _describe(c:dict)->str:
-    alt = "; ".join(f"{x['lr']:g}: {x['mean_validation_accuracy']:.4f}" + (f", loss {x['mean_validation_loss']:.3g}" if x["mean_validation_loss"] is not None else "")
-                    for x in c["candidates"])
-    return f"{model_slug(c['model'])}/{c['dataset']} n{c['n_tokens']}: lr {c['lr']:g}  (mean best validation accuracy over seeds; {alt})"
-
-def _write_chosen(out, stage:Stage, choices:list[dict])->str:
-    "Record a stage's learning-rate choices in `<out>/<stage>/chosen_lr.json`; returns where."
-    rec = dict(stage=stage.name, chosen_from=stage.lr_from, rule="the highest mean over seeds of each seed's best validation accuracy "
-               f"(equal to {_TIE} decimals: a tie), ties broken by the lower mean validation loss", choices=choices,
-               written=time.strftime("%Y-%m-%dT%H:%M:%S"))
-    where = stage_out(out, stage.name)
-    if is_url(where):
-        fs, root = out_fs(where); fs.makedirs(root, exist_ok=True); fs.pipe_file(f"{root}/{CHOSEN_LR}", (json.dumps(rec, indent=2) + "\n").encode())
-        return f"{where}/{CHOSEN_LR}"
-    return str(atomic_write_json(Path(where)/CHOSEN_LR, rec))
-
-def run_stages(stages:list[Stage], out, # the stages and the sweep's output root (default: the file's out:)
-               only_stage:str|None=None, # run this stage alone (default: all, in order)
-               file:str="SWEEP.yaml", notebook:Path|None=None, log=print, dry_run:bool=False,
-               **kw # run_sweep's: shard_spec, only, executor, force, stage (the local staging folder of a URL output)
-              )->dict[str, SweepResult|None]:
-    "Run a staged sweep's stages in order (or one); a stage stops the ones after it while any of its runs failed. Dry run: every stage's plan."
-    out = out or stages[0].spec.get("out", "papermill_runs")
-    nb = Path(notebook or stages[0].spec.get("notebook") or default_notebook())
-    if not nb.is_absolute() and not nb.exists(): nb = (repo_root() or Path.cwd())/nb
-    defaults = notebook_parameters(nb) if nb.is_file() else {}
-    todo = [_stage(stages, only_stage)] if only_stage else stages
-    res = {}
-    for st in todo:
-        where = stage_out(out, st.name)
-        log(f"== stage {st.name} -> {where}" + (f" (lr chosen from stage {st.lr_from})" if st.lr_from else ""))
-        try: sweeps, choices = plan_stage(stages, st.name, out, defaults, file)
-        except StageNotFinished as e:
-            if not dry_run: raise
-            n = len(expand(sweep_from_dict({**st.spec, "lr": [1.0]})))
-            log(f"  waiting for stage {st.lr_from}: its lr is chosen once that stage is finished ({n} runs then). {e.problem}")
-            res[st.name] = None; continue
-        for c in choices: log(f"  chosen: {_describe(c)}")
-        if choices and not dry_run: log(f"  the choice is recorded in {_write_chosen(out, st, choices)}")
-        rs = [run_sweep(s, out=where, dry_run=dry_run, notebook=nb, log=log, **kw) for s in sweeps]
-        res[st.name] = SweepResult(done=[x for r in rs for x in r.done], skipped=[x for r in rs for x in r.skipped],
-                                   failed={k: v for r in rs for k, v in r.failed.items()}, planned=[x for r in rs for x in r.planned])
-        if res[st.name].failed and st is not todo[-1]:
-            log(f"stage {st.name}: {len(res[st.name].failed)} runs failed; the stages after it wait (rerun the same command to retry them)")
-            break
-    return res
-
-# %% ../nbs/40_sweep.ipynb #f7f9a9f8
-def _main_stages(a, stages:list[Stage])->int:
-    "`spbias sweep` on a file with stages: every stage in order, or `--stage NAME`."
-    ex = lambda nb, o, p: papermill_executor(nb, o, p, log_output=not a.quiet)
-    res = run_stages(stages, a.out, only_stage=a.stage, file=a.sweep, notebook=Path(a.notebook) if a.notebook else None,
-                     log=lambda m: print(m, flush=True), dry_run=a.dry_run, shard_spec=a.shard, only=a.only, executor=ex, force=a.force,
-                     stage=Path(a.staging) if a.staging else None)
-    if a.dry_run: return 0
-    for name, r in res.items():
-        print(f"stage {name}: {len(r.done)} done, {len(r.skipped)} already complete, {len(r.failed)} failed")
-        for rid, err in r.failed.items(): print(f"  {rid}: {err}")
-    if any(r.failed for r in res.values()): print("rerun the same command to retry only the failed runs"); return 1
-    return 0
-
-def main(argv:list[str]|None=None)->int:
-    "`spbias sweep`: run this machine's share of a sweep with papermill."
-    from spbias.cli import HelpFormatter
-    ap = argparse.ArgumentParser(prog="spbias sweep", description="Expand a SWEEP.yaml into tuning runs and execute them with papermill.",
-                                 formatter_class=HelpFormatter)
-    ap.add_argument("sweep", help="the sweep file, e.g. sweeps/demo.yaml")
-    ap.add_argument("--shard", default="0/1", help="this machine's share i/n, 0 <= i < n (0/1: everything), or auto: from a SLURM array's or a TPU worker's variables")
-    ap.add_argument("--dry-run", action="store_true", help="list the runs that would execute, and stop")
-    ap.add_argument("--only", default=None, help="run only ids matching this fnmatch pattern, e.g. '*opt-125m/sst5/*' (default: every run)")
-    ap.add_argument("--out", default=None, help="output root: a folder or an fsspec URL such as gs://bucket/sweep (default: the sweep's out:)")
-    ap.add_argument("--stage", default=None, help="a file with stages: run this stage alone (default: every stage, in order)")
-    ap.add_argument("--staging", default=None, help="with a URL --out: local folder where runs execute before upload (default: a temporary folder)")
-    ap.add_argument("--notebook", default=None, help="tuning notebook (default: the sweep's notebook: or nbs/runs/tune.ipynb)")
-    ap.add_argument("--force", action="store_true", help="move run folders that hold another configuration aside (default: refuse them)")
-    ap.add_argument("--quiet", action="store_true", help="do not stream each notebook's output (its progress bars) to the terminal")
-    a = ap.parse_args(argv)
-    stages = load_stages(a.sweep)  # a file with stages: runs them in order, or --stage NAME alone
-    if stages is not None: return _main_stages(a, stages)
-    if a.stage: raise SpbiasError(f"--stage {a.stage}: {a.sweep} has no stages:.", "drop --stage (the local folder where the runs of a URL --out execute is --staging DIR).")
-    sweep = load_sweep(a.sweep)
-    ex = lambda nb, o, p: papermill_executor(nb, o, p, log_output=not a.quiet)
-    res = run_sweep(sweep, out=a.out, shard_spec=a.shard, only=a.only, dry_run=a.dry_run,
-                    notebook=Path(a.notebook) if a.notebook else None, force=a.force, executor=ex, stage=Path(a.staging) if a.staging else None, log=lambda m: print(m, flush=True))
-    if a.dry_run: return 0
-    print(f"sweep {sweep.name}: {len(res.done)} done, {len(res.skipped)} already complete, {len(res.failed)} failed")
-    if res.failed:
-        print("failed runs (rerun the same command to retry only these):")
-        for rid, err in res.failed.items(): print(f"  {rid}: {err}")
-        return 1
-    return 0

@@ -10,9 +10,10 @@ import pandas as pd
 from .core import SpbiasError, shared_data_dir, project_data_dir, atomic_write_text, save_table, load_table
 
 # %% auto #0
-__all__ = ['PLACEHOLDER', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'article', 'parse_placeholder', 'fill', 'slot_form',
-           'term_forms', 'forms', 'ours_layout', 'load_layout', 'load_lexicon', 'load_names', 'load_templates',
-           'generate_attribute', 'generate', 'save_bias_set', 'load_bias_set', 'bias_source', 'main']
+__all__ = ['PLACEHOLDER', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'BUILTIN_SETS', 'article', 'parse_placeholder',
+           'fill', 'slot_form', 'term_forms', 'forms', 'ours_layout', 'load_layout', 'load_lexicon', 'load_names',
+           'load_templates', 'generate_attribute', 'generate', 'save_bias_set', 'load_bias_set', 'check_bias_set',
+           'bias_source', 'main', 'subsample_bias_set', 'bias_set', 'set_of_file', 'predictions_by_set']
 
 # %% ../nbs/20_templates.ipynb #7fbcfbd4
 PLACEHOLDER = re.compile(r"\{(a:)?([A-Za-z][A-Za-z_]*)\}")
@@ -242,6 +243,39 @@ def load_bias_set(path:Path)->pd.DataFrame:
     if "template_id" not in df: df["template_id"] = ""
     return df[BIAS_COLUMNS]
 
+# %% ../nbs/20_templates.ipynb #8c82bc94
+from .checks import check_input_file, load_table_or_fail
+
+_LABELS = {"0", "1", "2"}
+
+def check_bias_set(path:str|Path, flag:str="--testset"):
+    "Read a bias set (see `templates.load_bias_set`) after checking it: encoding, columns, at least one row, labels 0/1/2, texts."
+    import numpy as np
+    p = check_input_file(path, flag, "a bias set written by `spbias templates` (label, category, group, text[, template_id])")
+    fix = "give label, category, group, text (and optionally template_id), as `spbias templates` writes."
+    try:
+        if p.suffix.lower() in (".csv", ".parquet"):
+            raw = load_table_or_fail(p, flag, dtype=str, keep_default_na=False).astype(str); header = True
+        else:
+            raw = pd.read_csv(p, sep="\t", header=None, dtype=str, keep_default_na=False, quoting=csv.QUOTE_NONE)
+            header = raw.iloc[0, 0] == "label"
+            if header: raw = raw.iloc[1:].set_axis(list(raw.iloc[0]), axis=1)
+            else: raw = raw.set_axis(BIAS_COLUMNS[:raw.shape[1]] if raw.shape[1] in (4, 5) else list(range(raw.shape[1])), axis=1)
+    except pd.errors.ParserError as e: raise SpbiasError(f"{flag} {p} is not a well-formed table ({str(e).strip()}).", fix) from None
+    missing = [c for c in BIAS_COLUMNS[:4] if c not in raw.columns]
+    if missing: raise SpbiasError(f"{flag} {p} has no column(s) {missing} (it has {raw.shape[1]}: {', '.join(map(str, raw.columns))}).", fix)
+    if len(raw) == 0: raise SpbiasError(f"{flag} {p} holds a header and no rows.", "generate the set again with `spbias templates`.")
+    bad = ~raw.label.str.strip().isin(_LABELS)
+    if bad.any():
+        i = int(np.argmax(bad.to_numpy()))
+        raise SpbiasError(f"{flag} {p}: row {i + 1} has label {raw.label.iloc[i]!r}, and a bias set's labels are 0 (negative), 1 (neutral) or 2 (positive) "
+                          f"({int(bad.sum())} row(s) like it).", "fix those rows' label column.")
+    empty = raw.text.str.strip() == ""
+    if empty.any(): raise SpbiasError(f"{flag} {p}: row {int(np.argmax(empty.to_numpy())) + 1} has an empty text ({int(empty.sum())} row(s) like it).",
+                                      "drop those rows or fill in their text.")
+    return load_bias_set(p)
+
+
 # %% ../nbs/20_templates.ipynb #e459de61
 def _available(folder:Path, layout:dict)->list[str]:
     def ok(spec):
@@ -286,3 +320,48 @@ def main(argv:list[str]|None=None)->int:
     df = generate(src, attrs, layout); make_room([a.out]); save_bias_set(df, a.out)
     print(f"wrote {len(df)} sentences ({', '.join(f'{k} {v}' for k, v in df.groupby('category', sort=False).size().items())}) to {a.out}")
     return 0
+
+# %% ../nbs/20_templates.ipynb #3b36bdb5
+def subsample_bias_set(df:pd.DataFrame, templates_per_label:int|None=None, terms_per_group:int|None=None,
+                       seed:int=0)->pd.DataFrame:
+    "Keep some templates per category and label, and some terms per group, the same for every group."
+    if templates_per_label:
+        t = df[["category", "label", "template_id"]].drop_duplicates()
+        t = t.sample(frac=1.0, random_state=seed).groupby(["category", "label"], sort=False).head(templates_per_label)
+        df = df.merge(t[["category", "template_id"]], on=["category", "template_id"])
+    if terms_per_group:
+        rank = df.groupby(["category", "template_id", "group"], sort=False).cumcount()
+        df = df[rank < terms_per_group]
+    return df.reset_index(drop=True)
+
+def bias_set(spec:str, # "ours", "czarnowska", "ours:age,sexuality" or a TSV path
+             czarnowska_dir:str|Path|None=None, # the Czarnowska folder (default: shared data)
+             templates_per_label:int|None=None, terms_per_group:int|None=None, seed:int=0
+            )->tuple[str, pd.DataFrame]:
+    "A bias set's short name and its table (label, category, group, text, template_id)."
+    name, _, attrs = str(spec).partition(":")
+    if name in ("ours", "czarnowska"):
+        src, layout, keep = bias_source(name, czarnowska_dir if name == "czarnowska" else None,
+                                          [a.strip() for a in attrs.split(",") if a.strip()] or None)
+        df = generate(src, keep, layout)
+        if attrs.strip(): name = "-".join([name] + keep)  # a subset gets its own file: czarnowska:age,names -> czarnowska-age-names
+    elif Path(spec).is_file(): name, df = Path(spec).stem, load_bias_set(Path(spec))
+    else: raise SpbiasError(f"unknown bias set {spec!r}.", "use 'ours', 'czarnowska', 'ours:age,sexuality' or the path of a bias-set TSV.")
+    return name, subsample_bias_set(df, templates_per_label, terms_per_group, seed)
+
+BUILTIN_SETS = ("ours", "czarnowska")  # the sets `bias_set` generates; their subsets are written as <set>-<attributes>.tsv
+
+def set_of_file(stem:str)->str:
+    "The bias set a predictions file belongs to: a subset's file (czarnowska-age, ours-age-sexuality) to its set, any other file to itself."
+    base = stem.partition("-")[0]
+    return base if base in BUILTIN_SETS else stem
+
+def predictions_by_set(run_dir:str|Path)->dict[str, list[Path]]:
+    "A run folder's predictions TSVs by bias set: a set scored in subsets (one file per attribute) is one set, analysed as one table."
+    out = {}
+    for p in sorted((Path(run_dir)/"predictions").glob("*.tsv")): out.setdefault(set_of_file(p.stem), []).append(p)
+    for name, files in out.items():
+        if len(files) > 1 and any(p.stem == name for p in files):
+            raise SpbiasError(f"{Path(run_dir)/'predictions'} holds bias set {name!r} both whole and in subsets ({', '.join(p.name for p in files)}): "
+                              "their sentences would be counted twice.", f"move {name}.tsv or its subset files out of the folder.")
+    return out

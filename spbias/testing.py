@@ -12,7 +12,7 @@ import numpy as np
 __all__ = ['TINY_WORDS', 'SPECIAL_TOKENS', 'TOKENIZER_KINDS', 'SENTENCES', 'TINY_ARCHS', 'PARITY_REL32', 'PARITY_K16',
            'PARITY_MEAN16', 'tiny_tokenizer', 'tiny_sp_tokenizer', 'tiny_hf_model', 'tiny_checkpoint',
            'llama_cpp_permute', 'tiny_gguf', 'softmax', 'parity_stats', 'hf_logits', 'check_parity', 'main_parity',
-           'on_cpu_devices', 'launch_processes', 'on_processes']
+           'on_cpu_devices', 'launch_processes', 'on_processes', 'fake_run']
 
 # %% ../nbs/07_testing.ipynb #a105ee45
 TINY_WORDS = """the a an is was are were be been and or but not no very so too quite really this that
@@ -345,3 +345,19 @@ def on_processes(code:str, # a Python script; its arguments are the coordinator,
     import sys
     outs = launch_processes(lambda c, k, i: [sys.executable, "-c", code, c, k, i, *args], n, devices, timeout)
     return [json.loads(o.strip().splitlines()[-1]) for o, _ in outs]
+
+# %% ../nbs/07_testing.ipynb #4c907dbb
+def fake_run(d:Path, # the run folder to write
+             seeds=(1, 2))->Path:
+    "A run folder of finished seeds, written by hand (no model): 2 prompt tokens 4 wide, run id r1."
+    from spbias.core import atomic_write_json, atomic_savez
+    from spbias.run import CONFIG, FINISHED, SUMMARY, PROMPT, METRICS, seed_dir
+    atomic_write_json(d/CONFIG, dict(run=dict(model="smollm2", dataset="demo", seeds=list(seeds), n_tokens=2), run_id="r1",
+                                     model_fingerprint="f", model_config=dict(embed_dim=4), label_token_ids=[5, 6, 7]))
+    for s in seeds:
+        atomic_write_json(seed_dir(d, s)/SUMMARY, dict(seed=s, run_id="r1", status="max_steps", usable=True, best_step=10,
+                                                       validation_accuracy=0.5 + s / 100, test_accuracy=0.5))
+        atomic_savez(seed_dir(d, s)/PROMPT, embeddings=np.zeros((2, 4), np.float32))
+        (seed_dir(d, s)/METRICS).write_text('{"step": 10, "eval_loss": 1.0}\n{"step": 20, "eval_loss": 1.1}\n')
+    atomic_write_json(d/FINISHED, dict(run_id="r1", seeds=list(seeds)))
+    return d

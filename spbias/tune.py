@@ -12,116 +12,25 @@ from flax import nnx
 from tqdm.auto import tqdm
 import spbias
 from .core import SpbiasError, parse_seeds, enable_compile_cache
-from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher, PackedBatcher,
+from .checks import check_out
+# the settings are the settings module's (11c_settings); these names stay importable from here
+from .settings import (SEED_LOOPS, TuneConfig, add_config_arguments, config_from_args, config_from_params,
+                             setting_kind,
+                             cli_flag)
+from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher,
+                         PackedBatcher,
                          row_length, pad_packed, flatten_slots)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 from .models import parse_mesh, shard_seeds, mesh_note, set_layers
 from .distributed import is_primary, to_host, barrier
-from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out, save_checkpoint,
-                        resume, log_evaluation, finish, fault, kill_now, read_summaries)  # the run folder's life (11b_run); these names stay importable from here
+from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out,
+                        save_checkpoint,
+                        # the run folder's life (11b_run); these names stay importable from here
+                        resume, log_evaluation, finish, fault, kill_now, read_summaries)
 
 # %% auto #0
-__all__ = ['SEED_LOOPS', 'STATUSES', 'USABLE', 'SUMMARY_CSV_COLUMNS', 'TuneConfig', 'should_stop', 'make_optimizer',
-           'make_train_step', 'evaluate', 'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune',
-           'write_summary_csv', 'main']
-
-# %% ../nbs/12_tune.ipynb #a4573a7a
-def _label_words(words)->tuple:
-    "Three distinct, non-empty label words from a tuple or a comma-separated string."
-    ws = tuple(w.strip() for w in (words.split(",") if isinstance(words, str) else words))
-    if len(ws) != 3 or len(set(ws)) != 3 or not all(ws):
-        raise SpbiasError(f"label words {words!r}: give three distinct label words, for negative, neutral and positive in that order.",
-                          "e.g. --label-words bad,okay,good (each a single token of the model's tokenizer, or pass --first-token).")
-    return ws
-
-SEED_LOOPS = ("auto", "vmap", "map")
-
-@dataclass(frozen=True)
-class TuneConfig:
-    "Everything that defines a tuning run (one model × tuning set × hyper-parameters; many seeds)."
-    model:str="smollm2" # load_model spec: "smollm2", an HF folder, a .gguf file or a hub id
-    dataset:str="demo" # "sst5", "semeval" or "demo"
-    data_dir:str|None=None # local files of the dataset (default: shared data / hub / data/demo)
-    mapping:str="default" # label collapse ("extreme": SST-5 0/2/4 only)
-    seeds:tuple=(1001,) # seeds, or a spec such as "1001-1015"
-    n_tokens:int=8 # soft tokens
-    init:str="bos" # "bos" | "vocab" | "text"
-    init_text:str|None=None # text for init="text"
-    lr:float=1e-3 # AdamW learning rate
-    weight_decay:float=0.01 # AdamW weight decay (pulls the delta towards 0)
-    warmup_steps:int=0 # linear warmup from 0
-    clip_norm:float|None=None # clip each seed's gradient to this global norm
-    batch_size:int=16 # training examples per seed and step
-    eval_batch_size:int=64 # rows per scoring batch
-    eval_every:int=100 # evaluate on validation every k steps (and at the last step)
-    min_steps:int=2500 # no early stop before this step
-    max_steps:int=10000 # hard cap on steps
-    patience:int=5 # window of previous evaluations for the early-stopping rule
-    early_stopping:bool=True # stop a seed by the papers' rule (False: every seed runs max_steps)
-    loss:str="full_vocab" # "full_vocab" (the papers) or "label_tokens"
-    label_words:tuple=LABEL_NAMES # the answer word of each class (negative, neutral, positive), or "w1,w2,w3"
-    first_token:bool=False # a label word of several tokens is scored by its first token (first tokens must differ)
-    checkpoint_every:int|None=None # orbax checkpoint every N steps (None: at every evaluation; 0: never)
-    buckets:tuple=DEFAULT_BUCKETS # padded text lengths (packed: rows are the smallest bucket ≥ the longest text, at least 32)
-    packing:bool=True # pack each batch's texts several to a row (few shapes, little padding); False: one text a row, bucketed batches
-    max_len:int=128 # longest text in tokens (longer texts keep their last tokens)
-    data_seed:int=0 # seed of the bucket schedule shared by all seeds
-    dtype:str="float32" # model dtype: float32 | bfloat16
-    mesh:str|None=None # device mesh "data=D,model=M" or "auto" (None: one device; several processes: auto); how to run, not part of the run identity
-    seed_loop:str="auto" # seeds in the step: "vmap" (one batch), "map" (one after another) or "auto" (map on a CPU, else vmap); not part of the identity
-    remat:bool=False # recompute each decoder block in the backward pass (less memory, more compute); not part of the identity
-    scan_layers:bool=True # run the decoder blocks as one scanned block (compiles in a time independent of depth: the first step in seconds); False: unrolled; not part of the identity
-    out:str="runs_out/tune" # run folder
-    resume:bool=False # continue this run from its last checkpoint in `out` (a finished run: nothing to do)
-    force:bool=False # move whatever `out` holds aside (to `<out>.replaced-<time>`) and start afresh
-
-    def __post_init__(self):
-        s = lambda k, v: object.__setattr__(self, k, v)
-        s("seeds", tuple(parse_seeds(self.seeds)))
-        s("buckets", tuple(int(b) for b in self.buckets))
-        s("label_words", _label_words(self.label_words))
-        if not self.seeds: raise SpbiasError("no seeds given.", "pass e.g. --seeds 1001-1015.")
-        if len(set(self.seeds)) != len(self.seeds): raise SpbiasError(f"repeated seeds in {self.seeds}.", "list each seed once.")
-        PromptConfig(self.n_tokens, self.init, self.init_text)  # validates n_tokens and init
-        pos = lambda k, ok, fix: None if ok else (_ for _ in ()).throw(SpbiasError(f"{k} = {getattr(self, k)!r} is not allowed.", fix))
-        pos("lr", self.lr > 0 and math.isfinite(self.lr), "use a positive learning rate, e.g. --lr 1e-3.")
-        pos("weight_decay", self.weight_decay >= 0, "use a weight decay ≥ 0.")
-        pos("warmup_steps", self.warmup_steps >= 0, "use warmup_steps ≥ 0.")
-        pos("clip_norm", self.clip_norm is None or self.clip_norm > 0, "use a positive clip norm, or none.")
-        for k in ("batch_size", "eval_batch_size", "eval_every", "max_steps", "patience", "max_len"):
-            pos(k, isinstance(getattr(self, k), int) and getattr(self, k) > 0, f"use a positive integer for {k}.")
-        pos("min_steps", self.min_steps >= 0, "use min_steps ≥ 0.")
-        pos("checkpoint_every", self.checkpoint_every is None or self.checkpoint_every >= 0,
-            "use checkpoint_every ≥ 0 (0: no checkpoints; unset: at every evaluation).")
-        pos("loss", self.loss in LOSSES, f"use one of: {', '.join(LOSSES)}.")
-        pos("dtype", self.dtype in ("float32", "bfloat16"), "use float32 or bfloat16.")
-        if self.mesh is not None: parse_mesh(self.mesh, auto=True)  # malformed: refused now, before anything loads
-        pos("seed_loop", self.seed_loop in SEED_LOOPS, f"use one of: {', '.join(SEED_LOOPS)}.")
-        pos("buckets", len(self.buckets) > 0 and list(self.buckets) == sorted(set(self.buckets)) and self.buckets[0] > 0,
-            "give increasing positive bucket lengths.")
-        if self.early_stopping and self.min_steps >= self.max_steps:  # a short run: one rule, one warning
-            from spbias.checks import warn
-            warn("tune", f"min_steps {self.min_steps} ≥ max_steps {self.max_steps}: early stopping cannot fire, so every seed runs "
-                         f"{self.max_steps} steps and keeps its best evaluation. Lower --min-steps (the papers: 2500 of up to 10000) "
-                         "for early stopping, or pass --no-early-stopping to say so and silence this.")
-
-    @property
-    def prompt(self)->PromptConfig: return PromptConfig(self.n_tokens, self.init, self.init_text)
-
-    @property
-    def checkpoint_interval(self)->int:
-        "Steps between checkpoints (0: none)."
-        return self.eval_every if self.checkpoint_every is None else self.checkpoint_every
-
-    def identity(self)->dict:
-        "The fields that define the run (what must match to resume it)."
-        d = asdict(self)
-        for k in ("out", "resume", "force", "mesh", "seed_loop", "remat", "scan_layers"): d.pop(k)
-        d["seeds"], d["buckets"] = list(self.seeds), list(self.buckets)
-        if self.label_words == LABEL_NAMES: d.pop("label_words")  # the defaults stay out: runs made before these options keep their ids
-        else: d["label_words"] = list(self.label_words)
-        if not self.first_token: d.pop("first_token")
-        return d
+__all__ = ['STATUSES', 'USABLE', 'SUMMARY_CSV_COLUMNS', 'should_stop', 'make_optimizer', 'make_train_step', 'evaluate',
+           'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune', 'write_summary_csv', 'main']
 
 # %% ../nbs/12_tune.ipynb #65160a8a
 def should_stop(eval_losses:list[float], # evaluation losses so far, oldest first (the last is the newest)
@@ -139,17 +48,20 @@ def make_optimizer(cfg:TuneConfig)->optax.GradientTransformation:
     return _optimizer(cfg.lr, cfg.weight_decay, cfg.warmup_steps, cfg.clip_norm)
 
 @functools.lru_cache(maxsize=8)
-def _optimizer(lr, weight_decay, warmup_steps, clip_norm):  # cached: equal settings give the same object, so the compiled step is reused
+# cached: equal settings give the same object, so the compiled step is reused
+def _optimizer(lr, weight_decay, warmup_steps, clip_norm):
     sched = optax.linear_schedule(0.0, lr, warmup_steps) if warmup_steps else lr
     parts = [optax.clip_by_global_norm(clip_norm)] if clip_norm else []
     return optax.chain(*parts, optax.adamw(sched, weight_decay=weight_decay))
 
 @functools.lru_cache(maxsize=8)
 def make_train_step(graphdef, tx, loss:str="full_vocab",
-                    seeds:str="auto" # vmap: all seeds as one batch | map: one seed after another inside the step | auto: map on CPU, vmap elsewhere
+                    seeds:str="auto" # vmap: the seeds as one batch | map: one after another | auto: map on CPU
                    ):
-    "A jit-compiled step over S seeds: (params, deltas, opt_states, bases, tokens, mask, ends, labels, weights, active, label_ids) → new deltas, states, losses [S] (NaN: not active), accuracies [S]."
-    if seeds not in SEED_LOOPS: raise SpbiasError(f"unknown seed loop {seeds!r}.", f"use one of: {', '.join(SEED_LOOPS)}.")
+    "A jit-compiled step over S seeds: new deltas, states, losses [S] (NaN: not active) and accuracies [S]."
+    # its arguments: params, deltas, opt_states, bases, tokens, mask, ends, labels, weights, active, label_ids
+    if seeds not in SEED_LOOPS:
+        raise SpbiasError(f"unknown seed loop {seeds!r}.", f"use one of: {', '.join(SEED_LOOPS)}.")
     if seeds == "auto": seeds = "map" if jax.default_backend() == "cpu" else "vmap"
     def seed_loss(delta, base, model, tok, mask, ends, y, w, label_ids):
         l, (_, scores) = prompt_loss(model, base + delta, tok, mask, y, w, label_ids, loss, ends)
@@ -159,7 +71,8 @@ def make_train_step(graphdef, tx, loss:str="full_vocab",
     def step(params, deltas, opt_states, bases, tok, mask, ends, y, w, active, label_ids):
         model = nnx.merge(graphdef, params)
         def one(delta, opt_state, base, tok, mask, ends, y, w, act):
-            (l, acc), g = jax.value_and_grad(seed_loss, has_aux=True)(delta, base, model, tok, mask, ends, y, w, label_ids)
+            (l, acc), g = jax.value_and_grad(seed_loss, has_aux=True)(delta, base, model, tok, mask, ends, y, w,
+                                                                      label_ids)
             upd, new_state = tx.update(g, opt_state, delta)
             new_delta = optax.apply_updates(delta, upd)
             ok = act & jnp.isfinite(l) & jnp.isfinite(new_delta).all()
@@ -169,18 +82,21 @@ def make_train_step(graphdef, tx, loss:str="full_vocab",
             return delta, opt_state, jnp.asarray(jnp.nan, jnp.float32), jnp.asarray(0.0, jnp.float32)
         xs = (deltas, opt_states, bases, tok, mask, ends, y, w, active)
         if seeds == "vmap": return jax.vmap(one)(*xs)  # (`tune` leaves stopped seeds out of the batch: `lineup`)
-        return jax.lax.map(lambda x: jax.lax.cond(x[-1], one, skip, *x), xs)  # one seed after another; stopped ones cost nothing
+        # one seed after another; stopped ones cost nothing
+        return jax.lax.map(lambda x: jax.lax.cond(x[-1], one, skip, *x), xs)
     return jax.jit(step, donate_argnums=(1, 2))
 
 # %% ../nbs/12_tune.ipynb #2931a41a
 def evaluate(model, prompts_spe, token_ids, labels, label_ids, loss:str="full_vocab", batch_size:int=64,
              buckets=DEFAULT_BUCKETS, pack:str="tree", progress:bool=False)->tuple[np.ndarray, np.ndarray]:
     "Mean loss [S] and accuracy [S] of every prompt on a labelled split."
-    scores, lse = score_texts(model, prompts_spe, token_ids, label_ids, batch_size, buckets, with_lse=(loss == "full_vocab"), pack=pack,
+    scores, lse = score_texts(model, prompts_spe, token_ids, label_ids, batch_size, buckets,
+                              with_lse=(loss == "full_vocab"), pack=pack,
                               progress=progress)
     y = np.asarray(labels)
     gold = np.take_along_axis(scores, np.broadcast_to(y[None, :, None], scores.shape[:2] + (1,)), axis=2)[..., 0]
-    norm = lse if loss == "full_vocab" else np.log(np.exp(scores - scores.max(-1, keepdims=True)).sum(-1)) + scores.max(-1)
+    norm = lse
+    if loss != "full_vocab": norm = np.log(np.exp(scores - scores.max(-1, keepdims=True)).sum(-1)) + scores.max(-1)
     return (norm - gold).mean(1), (scores.argmax(-1) == y[None]).mean(1)
 
 # %% ../nbs/12_tune.ipynb #76f174a7
@@ -194,20 +110,24 @@ def make_batcher(cfg:TuneConfig, lengths)->PackedBatcher|BucketBatcher:
     return PackedBatcher(lengths, cfg.batch_size, row_length(lengths, cfg.buckets, least=32), cfg.data_seed, row_step=1)
 
 def train_batch(batcher, token_ids, seeds:list[int], step:int, pad_id:int=0):
-    "Tokens and mask (segment ids) [S, R, T], each text's last position as row·T + end and its example index [S, batch_size] (-1: empty) for a step."
+    "A step's tokens and mask (segment ids) [S, R, T], each text's end (row·T + end) and example [S, batch_size]."
     if isinstance(batcher, PackedBatcher): T, slots = batcher.length, batcher.step(seeds, step)
     else: T, idx = batcher.step(seeds, step); slots = idx[..., None]  # one text a row
     tok, mask, ends = pad_packed(token_ids, slots, T, pad_id)
-    idx, pos = flatten_slots(slots, ends, T, batcher.batch_size)  # the output layer reads the texts' ends only, not the empty slots
+    # the output layer reads the texts' ends only, not the empty slots
+    idx, pos = flatten_slots(slots, ends, T, batcher.batch_size)
     return tok, mask, pos, idx
 
 def _load(cfg:TuneConfig, model, table):
-    "The tuning table, read and checked first, then the mesh (from the model's config alone), then the model, streamed onto it."
+    "The tuning table, read and checked first, then the mesh (from the model's config), then the model onto it."
     if table is None: table = load_sentiment(cfg.dataset, cfg.data_dir, mapping=cfg.mapping)
     empty = [s for s in SPLITS if not (table.split == s).any()]
-    if empty: raise SpbiasError(f"the tuning table has no {', '.join(empty)} rows.", "give train, validation and test rows (column split).")
+    if empty:
+        raise SpbiasError(f"the tuning table has no {', '.join(empty)} rows.",
+                          "give train, validation and test rows (column split).")
     from spbias.pretrained import load_model_on
-    *model, mesh = load_model_on(cfg.model, cfg.dtype, cfg.mesh, len(cfg.seeds), loaded=model)  # each tensor straight onto its devices
+    # each tensor straight onto its devices
+    *model, mesh = load_model_on(cfg.model, cfg.dtype, cfg.mesh, len(cfg.seeds), loaded=model)
     return tuple(model), table, mesh
 
 def _initial_state(cfg:TuneConfig, bases, tx)->dict:
@@ -222,7 +142,7 @@ def _initial_state(cfg:TuneConfig, bases, tx)->dict:
 def step_size(n_active:int, # seeds still training
               n_seeds:int, # the run's seeds
               data:int=1)->int: # the mesh's data axis
-    "How many seeds a compacted step computes: the next power of two ≥ `n_active` (a multiple of `data` when the run's seeds divide over it), at most `n_seeds`."
+    "Seeds a compacted step computes: next power of two ≥ `n_active` (a multiple of `data` if seeds divide), ≤ n_seeds."
     if n_active >= n_seeds: return n_seeds
     m = 1 << max(n_active - 1, 0).bit_length()
     if n_seeds % data == 0: m = -(-m // data) * data
@@ -230,7 +150,7 @@ def step_size(n_active:int, # seeds still training
 
 def lineup(active, # which seeds are active [S]
            data:int=1)->tuple[np.ndarray, int]:
-    "The seed indices a compacted step computes (the active ones, then copies of the first as inactive padding), and how many are real."
+    "The seed indices a compacted step computes (active ones, then copies of the first as padding); how many are real."
     live = np.flatnonzero(active)
     n = step_size(len(live), len(active), data)
     return np.concatenate([live, np.full(n - len(live), live[0] if len(live) else 0)]).astype(int), len(live)
@@ -241,13 +161,15 @@ def _after_eval(cfg, st, step, losses, accs):
     for i, seed in enumerate(cfg.seeds):
         if not st["active"][i]: continue
         tl = st["train_sum"][i] / max(st["train_n"][i], 1)
-        log_evaluation(cfg.out, seed, dict(step=step, train_loss=float(tl), eval_loss=float(losses[i]), eval_accuracy=float(accs[i])))
+        log_evaluation(cfg.out, seed,
+                       dict(step=step, train_loss=float(tl), eval_loss=float(losses[i]), eval_accuracy=float(accs[i])))
         if not np.isfinite(losses[i]): st["active"][i], st["nan"][i] = False, True; continue
         if accs[i] > st["best_acc"][i] or (accs[i] == st["best_acc"][i] and losses[i] < st["best_loss"][i]):
             st["best_acc"][i], st["best_loss"][i], st["best_step"][i] = accs[i], losses[i], step
             st["best_deltas"][i] = st["deltas"][i]
         h = st["history"]["eval_losses"][i]; h.append(float(losses[i]))
-        if cfg.early_stopping and should_stop(h, step, cfg.min_steps, cfg.patience): st["active"][i], st["stopped_early"][i] = False, True
+        if cfg.early_stopping and should_stop(h, step, cfg.min_steps, cfg.patience):
+            st["active"][i], st["stopped_early"][i] = False, True
     st["train_sum"][:], st["train_n"][:] = 0, 0
 
 # %% ../nbs/12_tune.ipynb #47ba82ea
@@ -257,9 +179,10 @@ def _spread(values, ix, k:int, n:int)->np.ndarray:
     return out
 
 class _OnDevices:
-    "The seeds the compiled step computes (`lineup` when compacting), their deltas and optimizer states on the devices; `st` keeps every seed on the host."
+    "The seeds the step computes (`lineup` if compacting): deltas, optimizer states on the devices; `st`: all, on host"
     def __init__(self, st:dict, bases, place, data:int, compact:bool, log=lambda *a: None):
-        self.st, self.bases, self.place, self.data, self.compact, self.log, self.built = st, bases, place, data, compact, log, None
+        self.st, self.bases, self.place, self.data = st, bases, place, data
+        self.compact, self.log, self.built = compact, log, None
 
     def sync(self):
         "Copy the devices' deltas and optimizer states back into `st`."
@@ -277,10 +200,13 @@ class _OnDevices:
             self.sync()
             self.ix, self.k = lineup(a, self.data) if self.compact else (np.arange(len(a)), len(a))
             take = lambda x: np.asarray(x)[self.ix]
-            self.deltas, self.opt_states = self.place(take(self.st["deltas"])), self.place(jax.tree.map(take, self.st["opt_states"]))
+            self.deltas = self.place(take(self.st["deltas"]))
+            self.opt_states = self.place(jax.tree.map(take, self.st["opt_states"]))
             self.bases_d = self.place(take(self.bases))
             self.active = self.place(np.arange(len(self.ix)) < self.k if self.compact else a.copy())
-            if a.sum() < len(a): self.log(f"{a.sum()} of {len(a)} seeds active: " + (f"the step now computes {len(self.ix)}" if self.compact else "the step skips the others"))
+            if a.sum() < len(a):
+                now = f"the step now computes {len(self.ix)}" if self.compact else "the step skips the others"
+                self.log(f"{a.sum()} of {len(a)} seeds active: " + now)
             self.built = a.copy()
         return self.deltas, self.opt_states, self.bases_d, self.active
 
@@ -303,10 +229,12 @@ def tune(cfg:TuneConfig, # the run
          stop_at:int|None=None, # stop after this step as if killed (tests)
          progress:bool=True)->Path:
     "Tune one soft prompt per seed; write and return the run folder (several processes: process 0 writes it)."
-    enable_compile_cache()  # a later run (the next papermill notebook) loads the compiled steps instead of compiling them again
+    # a later run (the next papermill notebook) loads the compiled steps instead of compiling them again
+    enable_compile_cache()
     out = Path(cfg.out)
     log = tqdm.write if progress and is_primary() else (lambda *a: None)  # (lines above the progress bar)
-    (model, tokenizer, mcfg), table, mesh = _load(cfg, model, table)  # a mesh that cannot work fails before the run folder is touched
+    # a mesh that cannot work fails before the run folder is touched
+    (model, tokenizer, mcfg), table, mesh = _load(cfg, model, table)
     loaded = time.perf_counter()  # the time to the first step counts from here
     was = (model.scanned, model.remat)
     try:
@@ -314,7 +242,8 @@ def tune(cfg:TuneConfig, # the run
         record = run_record(cfg, model, tokenizer, mcfg, table)
         how = agree_out(out, record, cfg.resume, cfg.force, log)
         if how == "finished": return out
-        set_layers(model, cfg.scan_layers, cfg.remat)  # how the blocks run (--scan-layers, --remat): the same numbers; a sharded model keeps its split
+        # how the blocks run (--scan-layers, --remat): the same numbers; a sharded model keeps its split
+        set_layers(model, cfg.scan_layers, cfg.remat)
         return _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded)
     finally:
         set_layers(model, *was)  # the caller's model as it was (predict_run may reuse it)
@@ -328,26 +257,33 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
     batcher = make_batcher(cfg, [len(t) for t in ids["train"]])
     bases = np.stack([prompt_base(model, cfg.prompt, seed=s, tokenizer=tokenizer) for s in seeds])
     tx = make_optimizer(cfg)
-    start, st = resume(out, _initial_state(cfg, bases, tx), seeds, restore=how == "resume", log=log)  # a checkpoint's step and state, the seed files rewound to it
+    # a checkpoint's step and state, the seed files rewound to it
+    start, st = resume(out, _initial_state(cfg, bases, tx), seeds, restore=how == "resume", log=log)
     place, D = (lambda tree, rows=False: tree), 1  # one device: arrays go where jit puts them
     if mesh is not None:
         place, D = functools.partial(shard_seeds, mesh), mesh.shape["data"]
         log(mesh_note(mesh, S))
     graphdef, params = nnx.split(model)
     loop = cfg.seed_loop
-    if loop == "auto": loop = "vmap" if (D > 1 and S % D == 0) or jax.default_backend() != "cpu" else "map"  # seeds split over devices: one batch
+    if loop == "auto":
+        # seeds split over devices: one batch
+        loop = "vmap" if (D > 1 and S % D == 0) or jax.default_backend() != "cpu" else "map"
     train_step = make_train_step(graphdef, tx, cfg.loss, loop)
     pad_id = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
-    on = _OnDevices(st, bases, place, D, compact=loop == "vmap", log=log)  # mapped seeds skip stopped ones inside the step
-    bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} seed(s)", disable=not (progress and primary), mininterval=2)
+    # mapped seeds skip stopped ones inside the step
+    on = _OnDevices(st, bases, place, D, compact=loop == "vmap", log=log)
+    bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} seed(s)", disable=not (progress and primary),
+               mininterval=2)
     last_acc, every, saved, done = None, cfg.checkpoint_interval, start, start
-    evaluation = lambda split: (ids[split], ys[split], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))
+    evaluation = lambda split: (ids[split], ys[split], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets,
+                                _eval_pack(cfg))
     for step in range(start, cfg.max_steps):
         if not st["active"].any(): break
         tok, mask, ends, slots = train_batch(batcher, ids["train"], seeds, step, pad_id)
         y, w = np.where(slots >= 0, ys["train"][np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
         deltas, opt_states, bases_d, active = on.arrays()
-        got = train_step(params, deltas, opt_states, bases_d, *place(on.rows(tok, mask, ends, y, w), rows=True), active, label_ids)
+        got = train_step(params, deltas, opt_states, bases_d, *place(on.rows(tok, mask, ends, y, w), rows=True),
+                         active, label_ids)
         losses = on.update(*got[:3])
         bad = st["active"] & ~np.isfinite(losses)
         st["nan"] |= bad; st["active"] &= ~bad
@@ -390,7 +326,8 @@ def _finish(cfg, model, st, bases, ids, ys, label_ids, record, progress:bool=Fal
     never = st["best_acc"] < 0
     st["best_deltas"][never] = st["deltas"][never]
     kept = bases + st["best_deltas"]
-    _, test_acc = evaluate(model, place(kept), ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg),
+    _, test_acc = evaluate(model, place(kept), ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size,
+                           cfg.buckets, _eval_pack(cfg),
                            progress=progress)  # every kept prompt on the whole test split: long on a CPU, so a bar
     results = []
     for i, s in enumerate(cfg.seeds):
@@ -417,53 +354,15 @@ def write_summary_csv(run_dir:str|Path)->pd.DataFrame:
 def main(argv:list[str]|None=None)->int:
     "spbias tune: tune soft prompts on a sentiment set, many seeds at once."
     from spbias.cli import HelpFormatter
-    from spbias.checks import positive_int, count, check_out
     p = argparse.ArgumentParser(prog="spbias tune", description="Tune soft prompts (one per seed) on a sentiment set.",
                                 formatter_class=HelpFormatter)
-    p.add_argument("--model", default="smollm2", help="smollm2, an HF folder, a .gguf file or a hub id")
-    p.add_argument("--dataset", default="demo", choices=["demo", "sst5", "semeval"], help="tuning set")
-    p.add_argument("--data-dir", default=None, help="folder of the dataset's local files (default: shared data, the hub, data/demo)")
-    p.add_argument("--mapping", default="default", choices=["default", "extreme"], help="label collapse")
-    p.add_argument("--seeds", default="1001", help="seeds, each named once: an inclusive range or a list, e.g. 1001-1015 or 1,2,5-7")
-    p.add_argument("--n-tokens", type=positive_int, default=8, help="soft prompt tokens")
-    p.add_argument("--init", default="bos", choices=["bos", "vocab", "text"], help="prompt initialisation")
-    p.add_argument("--init-text", default=None, help="text for --init text")
-    p.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate")
-    p.add_argument("--weight-decay", type=float, default=0.01, help="AdamW weight decay")
-    p.add_argument("--warmup-steps", type=count, default=0, help="linear warmup steps")
-    p.add_argument("--clip-norm", type=float, default=None, help="clip each seed's gradient to this norm")
-    p.add_argument("--batch-size", type=positive_int, default=16, help="training examples per seed and step")
-    p.add_argument("--eval-batch-size", type=positive_int, default=64, help="rows per scoring batch")
-    p.add_argument("--eval-every", type=positive_int, default=100, help="evaluate on validation every k steps (and at the last)")
-    p.add_argument("--min-steps", type=count, default=2500, help="no early stop before this step")
-    p.add_argument("--max-steps", type=positive_int, default=10000, help="cap on steps")
-    p.add_argument("--patience", type=positive_int, default=5, help="stop when a loss exceeds the max of this many previous ones")
-    p.add_argument("--no-early-stopping", action="store_true", help="run every seed for --max-steps")
-    p.add_argument("--loss", default="full_vocab", choices=list(LOSSES), help="training loss")
-    p.add_argument("--label-words", default=",".join(LABEL_NAMES), help="the answer words of negative, neutral and positive, comma-separated")
-    p.add_argument("--first-token", action="store_true", help="score a label word of several tokens by its first token")
-    p.add_argument("--checkpoint-every", type=int, default=None, help="checkpoint every N steps (default: at every evaluation; 0: never)")
-    p.add_argument("--max-len", type=positive_int, default=128, help="longest text in tokens (longer texts keep their last tokens)")
-    p.add_argument("--data-seed", type=int, default=0, help="seed of the batch schedule shared by all seeds")
-    p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="model dtype")
-    p.add_argument("--mesh", default=None, help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one device)")
-    p.add_argument("--remat", action="store_true", help="recompute each decoder block in the backward pass (saves memory with --scan-layers; see spbias plan)")
-    p.add_argument("--scan-layers", action=argparse.BooleanOptionalAction, default=True, help="run the decoder blocks as one scanned block (compile time independent of depth); --no-scan-layers: unrolled")
-    p.add_argument("--seed-loop", default="auto", choices=list(SEED_LOOPS), help="seeds in the step: one vmapped batch, or mapped one after another (auto: map on a CPU)")
-    p.add_argument("--no-packing", action="store_true", help="one text a row in length-bucketed batches (default: packed rows)")
-    p.add_argument("--out", required=True, help="run folder")
-    p.add_argument("--resume", action="store_true", help="continue this run from its last checkpoint (finished: nothing to do)")
-    p.add_argument("--force", action="store_true", help="move what --out holds aside (to OUT.replaced-<time>) and start afresh")
+    add_config_arguments(p)  # one flag per TuneConfig field
     from spbias.distributed import add_arguments, initialize_from
     add_arguments(p)
     a = p.parse_args(argv)
-    check_out(a.out, a.force, kind="folder", rule=False)  # a file there, or a place that cannot be created: refused before the model loads
-    cfg = TuneConfig(model=a.model, dataset=a.dataset, data_dir=a.data_dir, mapping=a.mapping, seeds=a.seeds, n_tokens=a.n_tokens,
-                     init=a.init, init_text=a.init_text, lr=a.lr, weight_decay=a.weight_decay, warmup_steps=a.warmup_steps,
-                     clip_norm=a.clip_norm, batch_size=a.batch_size, eval_batch_size=a.eval_batch_size, eval_every=a.eval_every,
-                     min_steps=a.min_steps, max_steps=a.max_steps, patience=a.patience, early_stopping=not a.no_early_stopping,
-                     loss=a.loss, label_words=a.label_words, first_token=a.first_token, checkpoint_every=a.checkpoint_every, max_len=a.max_len, data_seed=a.data_seed,
-                     dtype=a.dtype, mesh=a.mesh, seed_loop=a.seed_loop, remat=a.remat, scan_layers=a.scan_layers, packing=not a.no_packing, out=a.out, resume=a.resume, force=a.force)
+    # a file there, or a place that cannot be created: refused before the model loads
+    check_out(a.out, a.force, kind="folder", rule=False)
+    cfg = config_from_args(a)
     initialize_from(a)  # several processes: joined now, before anything uses JAX (the flags were checked first)
     run = tune(cfg)
     if not is_primary(): return 0  # process 0 prints the summary of the files it wrote
