@@ -43,7 +43,24 @@ def _usage()->str:
 
 def main(argv:list[str]|None=None # arguments after the program name (default: sys.argv[1:])
         )->int:
-    "Entry point of the `spbias` console script."
+    "Entry point of the `spbias` console script; ends quietly (141, as a shell reports SIGPIPE) when its reader goes away."
+    try:
+        rc = _main(argv)
+        sys.stdout.flush()  # here, not at exit, so that a reader gone away is seen while we can still end quietly
+        return rc
+    except BrokenPipeError:  # `spbias ... | head`: the reader closed the pipe; what was left to print is not wanted
+        _stdout_to_devnull(); return 141
+
+def _stdout_to_devnull():
+    "Point stdout at the null device, so that the interpreter's last flush at exit cannot fail again (Python docs, signal)."
+    import os
+    try: fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError): return  # not a real file (a test's StringIO): nothing is flushed at exit
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd); os.close(devnull)
+
+def _main(argv:list[str]|None=None)->int:
+    "`main` without the broken-pipe guard."
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = bool(argv) and argv[0] == "--debug"  # show the traceback of an error (for a bug report)
     if debug: argv = argv[1:]
@@ -61,6 +78,7 @@ def main(argv:list[str]|None=None # arguments after the program name (default: s
         print(f"spbias: command {name!r} is not available in this install ({e}).", file=sys.stderr); return 2
     if name in _COMPILES: enable_compile_cache()
     try: return int(func(argv[1:]) or 0)
+    except BrokenPipeError: raise  # not a failure: the reader went away (see `main`)
     except SystemExit as e: return e.code if isinstance(e.code, int) else int(e.code is not None)  # argparse: its message is printed
     except SpbiasError as e:
         if debug: raise
