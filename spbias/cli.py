@@ -10,7 +10,8 @@ from pathlib import Path
 from .core import SpbiasError, enable_compile_cache
 
 # %% auto #0
-__all__ = ['COMMANDS', 'main', 'HelpFormatter', 'doctor', 'expected_accelerator', 'accelerator_problems', 'main_doctor']
+__all__ = ['COMMANDS', 'main', 'HelpFormatter', 'compile_cache_problems', 'doctor', 'expected_accelerator',
+           'accelerator_problems', 'main_doctor']
 
 # %% ../nbs/99_cli.ipynb #b44ad9c0
 COMMANDS = {  # name: (module:function, one-line help)
@@ -87,8 +88,20 @@ def _main(argv:list[str]|None=None)->int:
         print(f"spbias {name}: interrupted; finished work is kept on disk.", file=sys.stderr); return 130
     except Exception as e:  # a failure no check foresaw: one line, and the way to the traceback
         if debug: raise
+        if isinstance(e, RuntimeError) and str(e).startswith("Unable to initialize backend"):  # JAX_PLATFORMS names a missing one
+            print(f"spbias {name}: error: {_backend_error(e)}", file=sys.stderr); return 2
         print(f"spbias {name}: error: {type(e).__name__}: {e} (a bug, or an input no check catches yet). "
               f"Fix: run 'spbias --debug {name} ...' for the traceback and report it.", file=sys.stderr); return 1
+
+def _backend_error(e:RuntimeError)->SpbiasError:
+    "JAX's failure to start the backend JAX_PLATFORMS asks for, in one line with its fix."
+    import os, re
+    m = re.match(r"Unable to initialize backend '([^']+)': (.*?)(?: \(set JAX_PLATFORMS=.*)?$", str(e), re.S)
+    backend, why = (m.group(1), m.group(2).strip()) if m else ("?", str(e))
+    asked = os.environ.get("JAX_PLATFORMS", "")
+    return SpbiasError(f"JAX cannot start its {backend!r} backend{f' (JAX_PLATFORMS={asked})' if asked else ''}: {why}.",
+                       "unset JAX_PLATFORMS to let JAX choose a backend this machine has (or set it to one, e.g. cpu), or "
+                       "install that backend's JAX plugin (make install ACCEL=cuda|tpu); 'spbias doctor' checks the install.")
 
 # %% ../nbs/99_cli.ipynb #b8aca446
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -115,6 +128,23 @@ def _compile_cache_dir()->str:
     if jax.config.jax_compilation_cache_dir: return f"{jax.config.jax_compilation_cache_dir} (already set in jax.config: it wins)"
     return str(Path(spec).expanduser() if spec.strip() else Path.home()/".cache"/"spbias"/"jax")
 
+def compile_cache_problems()->list[SpbiasError]:
+    "The compile cache's folder, when it is neither a writable folder nor one that can be made (a file on its path, no rights)."
+    import os, jax
+    spec = os.environ.get("SPBIAS_JAX_CACHE", "")
+    if spec.strip().lower() in ("off", "0", "none", "false"): return []
+    where = jax.config.jax_compilation_cache_dir or (Path(spec).expanduser() if spec.strip() else Path.home()/".cache"/"spbias"/"jax")
+    path, named = Path(where), "SPBIAS_JAX_CACHE" if spec.strip() and not jax.config.jax_compilation_cache_dir else "the cache folder"
+    fix = "point SPBIAS_JAX_CACHE at a folder you can write (or unset it: ~/.cache/spbias/jax), or turn the cache off: SPBIAS_JAX_CACHE=off."
+    if str(where).startswith(("gs://", "s3://")): return []  # a bucket: JAX writes it through its own file system
+    existing = next(p for p in (path, *path.parents) if p.exists() or p == p.parent)
+    if not existing.is_dir():
+        why = "is a file" if existing == path else f"cannot be made: {existing} is a file"
+        return [SpbiasError(f"the compile cache folder {path} ({named}) {why}, so no compiled step is kept.", fix)]
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return [SpbiasError(f"the compile cache folder {path} ({named}) cannot be written ({existing} is not writable).", fix)]
+    return []
+
 def doctor(accel:str|None=None # the accelerator this install is for (default: `expected_accelerator`)
           )->tuple[list[tuple[str, str]], list[SpbiasError]]:
     "What this install uses, as (what, value) rows, and its problems, each a `SpbiasError` with its fix."
@@ -131,6 +161,7 @@ def doctor(accel:str|None=None # the accelerator this install is for (default: `
         try: rows.append((what, str(find())))
         except SpbiasError as e: rows.append((what, "not found")); problems.append(e)
     rows.append(("compile cache", _compile_cache_dir()))
+    problems += compile_cache_problems()
     accel = accel or expected_accelerator()
     rows.append(("accelerator", f"{accel} (expected{'' if accel == 'cpu' else ': ' + _EXTRA_OF[accel]})"))
     if accel != "cpu": problems += accelerator_problems(accel, rows[0][1] if rows[0][0] == "jax backend" else None)
