@@ -4,14 +4,15 @@
 
 # %% ../nbs/99_cli.ipynb #fd6467f1
 from __future__ import annotations
-import sys, importlib, argparse
+import sys, importlib, argparse, contextlib, warnings
 import spbias
 from pathlib import Path
 from .core import SpbiasError, enable_compile_cache
 
 # %% auto #0
-__all__ = ['COMMANDS', 'main', 'HelpFormatter', 'compile_cache_problems', 'doctor', 'expected_accelerator',
-           'accelerator_problems', 'main_doctor']
+__all__ = ['COMMANDS', 'SILENCED', 'KERNEL_ARGUMENTS', 'main', 'HelpFormatter', 'one_line_error', 'ArgumentParser',
+           'format_warning', 'install_warning_format', 'quiet_warnings', 'compile_cache_problems', 'doctor',
+           'expected_accelerator', 'accelerator_problems', 'main_doctor']
 
 # %% ../nbs/99_cli.ipynb #b44ad9c0
 COMMANDS = {  # name: (module:function, one-line help)
@@ -78,7 +79,8 @@ def _main(argv:list[str]|None=None)->int:
     except (ImportError, AttributeError) as e:
         print(f"spbias: command {name!r} is not available in this install ({e}).", file=sys.stderr); return 2
     if name in _COMPILES: enable_compile_cache()
-    try: return int(func(argv[1:]) or 0)
+    try:
+        with _one_line_errors(), quiet_warnings(): return int(func(argv[1:]) or 0)
     except BrokenPipeError: raise  # not a failure: the reader went away (see `main`)
     except SystemExit as e: return e.code if isinstance(e.code, int) else int(e.code is not None)  # argparse: its message is printed
     except SpbiasError as e:
@@ -103,6 +105,14 @@ def _backend_error(e:RuntimeError)->SpbiasError:
                        "unset JAX_PLATFORMS to let JAX choose a backend this machine has (or set it to one, e.g. cpu), or "
                        "install that backend's JAX plugin (make install ACCEL=cuda|tpu); 'spbias doctor' checks the install.")
 
+@contextlib.contextmanager
+def _one_line_errors():
+    "Every argparse parser built inside says a bad command line in one line, as `ArgumentParser` does (for the parsers not built with it yet)."
+    error = argparse.ArgumentParser.error
+    argparse.ArgumentParser.error = lambda self, message: self.exit(2, one_line_error(self.prog, message))
+    try: yield
+    finally: argparse.ArgumentParser.error = error
+
 # %% ../nbs/99_cli.ipynb #b8aca446
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     "Help that shows each option's default once (none when its text states it, none for a switch), or `(required)`, after its text."
@@ -112,6 +122,50 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         switch = isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction))
         if "%(default)" in h or "(default:" in h or action.default is argparse.SUPPRESS or switch: return h
         return super()._get_help_string(action)
+
+def one_line_error(prog:str, message:str)->str:
+    "argparse's complaint about a command line as one line, with the way to the command's help when it names no fix."
+    message = message.strip()
+    fix = "" if "Fix:" in message else f" Fix: see '{prog} --help'."
+    return f"{prog}: error: {message}{'' if message.endswith('.') or not fix else '.'}{fix}\n"
+
+class ArgumentParser(argparse.ArgumentParser):
+    "A command's parser: `HelpFormatter`'s help, and a bad command line said in one line (no 20-line usage), exit 2."
+    def __init__(self, *args, formatter_class=HelpFormatter, **kw): super().__init__(*args, formatter_class=formatter_class, **kw)
+    def error(self, message): self.exit(2, one_line_error(self.prog, message))
+
+# %% ../nbs/99_cli.ipynb #bbcfbe96
+SILENCED = ("IProgress not found",)  # library warnings (message starts) that mean nothing to a user of spbias
+
+def _library(filename:str)->str|None:
+    "The top-level package a file belongs to, when it is an installed library's (None: ours, or not found)."
+    parts = Path(filename).parts
+    for i, p in enumerate(parts[:-1]):
+        if p in ("site-packages", "dist-packages"): return None if parts[i + 1] == "spbias" else parts[i + 1].removesuffix(".py")
+    return None
+
+def format_warning(message, category, filename, lineno, line=None)->str:
+    "A warning as one line: `spbias: warning: ...` (a library's: `spbias: warning (LIBRARY): ...`), no source line."
+    lib = _library(str(filename))
+    return f"spbias: warning{f' ({lib})' if lib else ''}: {str(message).strip()}\n"
+
+def install_warning_format():
+    "Say warnings in one line (`format_warning`), ours once each, and silence `SILENCED` (for this process)."
+    warnings.formatwarning = format_warning
+    for m in SILENCED: warnings.filterwarnings("ignore", message=m)
+    warnings.filterwarnings("once", module=r"spbias(\.|$)")
+
+@contextlib.contextmanager
+def quiet_warnings():
+    "`install_warning_format` for the duration of a command; the warning filters and format as they were after it."
+    fmt = warnings.formatwarning
+    with warnings.catch_warnings():
+        install_warning_format()
+        try: yield
+        finally: warnings.formatwarning = fmt
+
+KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=ERROR",  # no start-up log ("running over TCP without encryption": a local kernel)
+                    "--IPKernelApp.exec_lines=from spbias.cli import install_warning_format; install_warning_format()"]
 
 # %% ../nbs/99_cli.ipynb #208495dd
 def _version(dist:str)->str|None:
@@ -197,7 +251,7 @@ def accelerator_problems(accel:str, # "cuda" or "tpu"
 
 def main_doctor(argv:list[str]|None=None)->int:
     "`spbias doctor`: print what this install uses and each problem with its fix; 1 when there is a problem."
-    ap = argparse.ArgumentParser(prog="spbias doctor", description="What this install uses (JAX devices, versions, data, model, caches) and what is wrong with it.",
+    ap = ArgumentParser(prog="spbias doctor", description="What this install uses (JAX devices, versions, data, model, caches) and what is wrong with it.",
                                  formatter_class=HelpFormatter)
     ap.add_argument("--accel", choices=["cpu", "cuda", "tpu"], default=None,
                     help="the accelerator this install is for; checks that JAX runs on it (default: $SPBIAS_ACCEL, else the one whose JAX plugin is installed)")
