@@ -218,8 +218,8 @@ def main(argv:list[str]|None=None)->int:
             return 2
         _precheck(argv[0], argv[1:])  # its inputs, before the model loads
         return int(fn(argv[1:]) or 0)
-    from spbias.cli import HelpFormatter
-    ap = argparse.ArgumentParser(prog="spbias apes", description="APES Yes/No stereotype probes: generate | predict | report.")
+    from spbias.cli import HelpFormatter, ArgumentParser
+    ap = ArgumentParser(prog="spbias apes", description="APES Yes/No stereotype probes: generate | predict | report.")
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate", help="fill APES-format templates into statements", formatter_class=HelpFormatter)
     g.add_argument("--templates", type=Path, required=True, help="templates CSV")
