@@ -192,8 +192,8 @@ def _model_arg(p, a, positional:str|None)->str:
 
 def main_info(argv:list[str])->int:
     "`spbias info [--model] MODEL [--json]`: architecture, sizes, parameter count, dtype and label-word token ids."
-    from spbias.cli import HelpFormatter
-    p = argparse.ArgumentParser(prog="spbias info", description="Architecture, sizes and label-word token ids of a model.",
+    from spbias.cli import HelpFormatter, ArgumentParser
+    p = ArgumentParser(prog="spbias info", description="Architecture, sizes and label-word token ids of a model.",
                                 formatter_class=HelpFormatter)
     p.add_argument("--model", default=None, help=_MODEL_HELP)
     p.add_argument("model_pos", nargs="?", metavar="MODEL", help="the model, positionally (an alias of --model)")
@@ -220,8 +220,8 @@ def next_token_probs(model, tokenizer, text:str, # the text to continue (special
 
 def main_next_token(argv:list[str])->int:
     "`spbias next-token [--model MODEL] TEXT [--top K] [--json]`: the K most probable next tokens, as text, with probabilities."
-    from spbias.cli import HelpFormatter
-    p = argparse.ArgumentParser(prog="spbias next-token", description="The K most probable next tokens after a text. "
+    from spbias.cli import HelpFormatter, ArgumentParser
+    p = ArgumentParser(prog="spbias next-token", description="The K most probable next tokens after a text. "
                                 "Tokens print as text (' Positive'); --json also gives the tokenizer's own form ('ĠPositive').",
                                 formatter_class=HelpFormatter)
     p.add_argument("--model", default=None, help=_MODEL_HELP)
@@ -237,5 +237,6 @@ def main_next_token(argv:list[str])->int:
     rows = next_token_probs(model, tok, a.text, a.top)
     if a.json: print(json.dumps(rows, indent=2))
     else:
-        for r in rows: print(f"{r['rank']:>3}  {r['prob']:.4f}  {r['id']:>7}  {r['text']!r}")
+        print(f"{'rank':>4}  {'prob':>6}  {'id':>7}  text")  # the columns named once, above them
+        for r in rows: print(f"{r['rank']:>4}  {r['prob']:.4f}  {r['id']:>7}  {r['text']!r}")
     return 0
