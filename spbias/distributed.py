@@ -47,7 +47,7 @@ def wait_for_coordinator(coordinator:str, # process 0's HOST:PORT
                          timeout:float=COORDINATOR_TIMEOUT, # seconds to keep trying
                          poll:float=0.5 # seconds between tries
                         ):
-    "Return once HOST:PORT accepts a connection (process 0's service is up); raise `SpbiasError` after `timeout` seconds."
+    "Return once HOST:PORT accepts a connection (process 0's service is up); `SpbiasError` after `timeout` seconds."
     import socket, time
     host, port = str(coordinator).rsplit(":", 1)
     host, deadline, why = host.strip("[]"), time.monotonic() + timeout, "no answer"
@@ -59,8 +59,9 @@ def wait_for_coordinator(coordinator:str, # process 0's HOST:PORT
         if time.monotonic() + poll >= deadline: break
         time.sleep(poll)
     raise SpbiasError(f"the coordinator {coordinator} did not answer within {timeout:g} s ({why}).",
-                      f"start process 0 (--process-id 0) with --coordinator {coordinator} on that host; check that HOST:PORT "
-                      "is its address and that the port is reachable from here (a firewall); or wait longer with --coordinator-timeout.")
+                      f"start process 0 (--process-id 0) with --coordinator {coordinator} on that host; check that "
+                      "HOST:PORT is its address and that the port is reachable from here (a firewall); or wait longer "
+                      "with --coordinator-timeout.")
 
 def initialize(coordinator:str|None=None, # process 0's HOST:PORT
                num_processes:int|None=None, # how many processes take part
@@ -70,8 +71,9 @@ def initialize(coordinator:str|None=None, # process 0's HOST:PORT
               )->int:
     "Join a multi-process JAX run when asked by the flags or the launcher; the number of processes (1: none joined)."
     explicit = check_flags(coordinator, num_processes, process_id)
-    if not (isinstance(timeout, (int, float)) and timeout > 0):
-        raise SpbiasError(f"--coordinator-timeout {timeout!r}: give a number of seconds > 0.", f"e.g. --coordinator-timeout {COORDINATOR_TIMEOUT}.")
+    if not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
+        raise SpbiasError(f"--coordinator-timeout {timeout!r}: give a number of seconds > 0.",
+                          f"e.g. --coordinator-timeout {COORDINATOR_TIMEOUT}.")
     if not explicit and launcher(env) is None: return 1
     if explicit and num_processes == 1: return 1
     if jax.distributed.is_initialized(): return jax.process_count()
@@ -79,12 +81,13 @@ def initialize(coordinator:str|None=None, # process 0's HOST:PORT
         import sys
         print(f"spbias: process {process_id} of {num_processes} joining through the coordinator {coordinator} "
               f"(waiting at most {timeout:g} s: --coordinator-timeout)", file=sys.stderr, flush=True)
-        if process_id != 0: wait_for_coordinator(coordinator, timeout)  # XLA would abort the process, not raise, at its timeout
+        if process_id != 0: wait_for_coordinator(coordinator, timeout)  # XLA aborts the process at its own timeout
     jax.config.update("jax_cpu_collectives_implementation", "gloo")  # CPU processes reach each other through gloo
-    try:
-        if explicit: jax.distributed.initialize(coordinator_address=coordinator, num_processes=num_processes, process_id=process_id,
-                                                initialization_timeout=max(1, int(timeout)))
-        else: jax.distributed.initialize(initialization_timeout=max(1, int(timeout)))  # JAX reads SLURM's or the TPU slice's environment
+    wait = max(1, int(timeout))
+    try:  # without the flags JAX reads SLURM's or the TPU slice's environment
+        if explicit: jax.distributed.initialize(coordinator_address=coordinator, num_processes=num_processes,
+                                                process_id=process_id, initialization_timeout=wait)
+        else: jax.distributed.initialize(initialization_timeout=wait)
     except RuntimeError as e:
         if "before" in str(e): raise SpbiasError(f"jax.distributed could not start: {e}",
                                                  "start the processes afresh and join them before anything else uses JAX "
@@ -93,7 +96,7 @@ def initialize(coordinator:str|None=None, # process 0's HOST:PORT
     return jax.process_count()
 
 def add_arguments(p): # an argparse parser
-    "Add --coordinator, --num-processes and --process-id to a command's parser."
+    "Add --coordinator, --num-processes, --process-id and --coordinator-timeout to a command's parser."
     g = p.add_argument_group("several processes (multi-host; see spbias.distributed)")
     g.add_argument("--coordinator", default=None, help="process 0's HOST:PORT (with --num-processes, --process-id; found automatically under srun and on TPU slices)")
     g.add_argument("--num-processes", type=int, default=None, help="how many processes run this command together")
@@ -104,7 +107,8 @@ def add_arguments(p): # an argparse parser
 
 def initialize_from(a)->int:
     "`initialize` from a command's parsed arguments (see `add_arguments`)."
-    return initialize(a.coordinator, a.num_processes, a.process_id, timeout=getattr(a, "coordinator_timeout", COORDINATOR_TIMEOUT))
+    timeout = getattr(a, "coordinator_timeout", COORDINATOR_TIMEOUT)
+    return initialize(a.coordinator, a.num_processes, a.process_id, timeout=timeout)
 
 # %% ../nbs/09_distributed.ipynb #ef55afc7
 def is_primary()->bool:
