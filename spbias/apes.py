@@ -142,18 +142,21 @@ def check_predict_inputs(examples, # --examples
     ex = _table(examples, "--examples", _EXAMPLES, keep_default_na=False)
     if not any(c in ex for c in ("prompt", "statement")) or "label" not in ex:
         need = [c for c in ("prompt or statement", "label") if not any(x in ex for x in c.split(" or "))]
-        raise SpbiasError(f"--examples {examples} has no {' and no '.join(need)} column (it has: {', '.join(map(str, ex.columns))}).",
+        has = ", ".join(map(str, ex.columns))
+        raise SpbiasError(f"--examples {examples} has no {' and no '.join(need)} column (it has: {has}).",
                           f"pass {_EXAMPLES}.")
-    if len(ex) == 0: raise SpbiasError(f"--examples {examples} holds a header and no rows.", "generate the statements again with `spbias apes generate`.")
+    if len(ex) == 0: raise SpbiasError(f"--examples {examples} holds a header and no rows.",
+                                       "generate the statements again with `spbias apes generate`.")
     if "{statement}" not in prompt:
         raise SpbiasError(f"--prompt {prompt!r} has no {{statement}}: every statement would get the same prompt.",
                           "put {statement} where the statement goes, e.g. --prompt 'Q: {statement}\\nA:'.")
     if seed is not None:
-        if prompt_run is None: raise SpbiasError(f"--seed {seed} names a seed of --prompt-run, and no --prompt-run is given.",
-                                                 "drop --seed, or add --prompt-run RUN.")
+        if prompt_run is None:
+            raise SpbiasError(f"--seed {seed} names a seed of --prompt-run, and no --prompt-run is given.",
+                              "drop --seed, or add --prompt-run RUN.")
         import json
         try: seeds = json.loads((Path(prompt_run)/"config.json").read_text())["run"]["seeds"]
-        except (OSError, ValueError, KeyError, TypeError): seeds = None  # the run's own check (spbias.checks.check_run) names it
+        except (OSError, ValueError, KeyError, TypeError): seeds = None  # check_run names it
         if isinstance(seeds, str):
             from spbias.core import parse_seeds
             seeds = parse_seeds(seeds)
@@ -163,23 +166,25 @@ def check_predict_inputs(examples, # --examples
     if templates is not None: check_templates_file(templates)
 
 def check_report_inputs(predictions, templates=None)->pd.DataFrame:
-    "Refuse, before anything is written, a predictions file or templates `spbias apes report` cannot use; the predictions."
-    pred = _table(predictions, "PREDICTIONS", _PREDICTIONS, keep_default_na=False, na_values={"confidence": [""], "p_yes": [""], "p_no": [""]})
+    "The predictions `spbias apes report` reads; a file (or --templates) it cannot use refused before it writes."
+    pred = _table(predictions, "PREDICTIONS", _PREDICTIONS, keep_default_na=False,
+                  na_values={"confidence": [""], "p_yes": [""], "p_no": [""]})
     if missing := [c for c in ("label", "prediction") if c not in pred]:
         raise SpbiasError(f"PREDICTIONS {predictions} lacks the column(s) {missing}.", f"pass {_PREDICTIONS}.")
     bad = ~pred.prediction.astype(str).isin(["Yes", "No", ""])
     if bad.any():
         i = int(bad.to_numpy().argmax())
-        raise SpbiasError(f"PREDICTIONS {predictions}: row {i + 1} has prediction {pred.prediction.iloc[i]!r}, and an answer is Yes, No "
-                          f"or empty ({int(bad.sum())} row(s) like it).", f"pass {_PREDICTIONS}, or fix those rows.")
+        raise SpbiasError(f"PREDICTIONS {predictions}: row {i + 1} has prediction {pred.prediction.iloc[i]!r}, and an "
+                          f"answer is Yes, No or empty ({int(bad.sum())} row(s) like it).",
+                          f"pass {_PREDICTIONS}, or fix those rows.")
     for c in ("confidence", "p_yes", "p_no"):
         if c not in pred: continue
         v = pd.to_numeric(pred[c], errors="coerce")
         bad = (v.isna() & pred[c].notna()) | (v < 0) | (v > 1)
         if bad.any():
             i = int(bad.to_numpy().argmax())
-            raise SpbiasError(f"PREDICTIONS {predictions}: row {i + 1} has {c} {pred[c].iloc[i]}, not a number in [0, 1] "
-                              f"({int(bad.sum())} row(s) like it).", f"pass {_PREDICTIONS}, or fix those rows.")
+            raise SpbiasError(f"PREDICTIONS {predictions}: row {i + 1} has {c} {pred[c].iloc[i]}, not a number in "
+                              f"[0, 1] ({int(bad.sum())} row(s) like it).", f"pass {_PREDICTIONS}, or fix those rows.")
     if templates is not None: check_templates_file(templates)
     return pred
 
@@ -188,16 +193,17 @@ class _Quiet(argparse.ArgumentParser):
     def error(self, message): raise ValueError(message)
 
 def _precheck(cmd:str, args:list[str]):
-    "Check `apes predict`'s or `apes report`'s inputs before `spbias.probe` runs (a malformed command line is left to its parser)."
+    "Check `apes predict`'s or `apes report`'s inputs before `spbias.probe` runs (a bad command line: its parser's)."
     if any(a in ("-h", "--help") for a in args): return
     pp = _Quiet(add_help=False)
     if cmd == "predict":
-        for o in ("--model", "--hosted", "--examples", "--out", "--prompt-run", "--templates", "--batch-size", "--dtype", "--mesh",
-                  "--cache", "--requests-per-s"): pp.add_argument(o)
+        for o in ("--model", "--hosted", "--examples", "--out", "--prompt-run", "--templates", "--batch-size",
+                  "--dtype", "--mesh", "--cache", "--requests-per-s"): pp.add_argument(o)
         pp.add_argument("--prompt", default=None); pp.add_argument("--seed", type=int, default=None)
         for f in ("--allow-model-mismatch", "--force"): pp.add_argument(f, action="store_true")
     else:
-        pp.add_argument("predictions"); pp.add_argument("--out"); pp.add_argument("--templates"); pp.add_argument("--domain-by")
+        pp.add_argument("predictions")
+        for o in ("--out", "--templates", "--domain-by"): pp.add_argument(o)
         pp.add_argument("--force", action="store_true")
     try: a = pp.parse_args(args)
     except (ValueError, SystemExit): return
