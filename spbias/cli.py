@@ -45,7 +45,7 @@ def _usage()->str:
 
 def main(argv:list[str]|None=None # arguments after the program name (default: sys.argv[1:])
         )->int:
-    "Entry point of the `spbias` console script; ends quietly (141, as a shell reports SIGPIPE) when its reader goes away."
+    "Entry point of the `spbias` console script; ends quietly (141, as a shell reports SIGPIPE) when its reader goes."
     try:
         rc = _main(argv)
         sys.stdout.flush()  # here, not at exit, so that a reader gone away is seen while we can still end quietly
@@ -54,10 +54,10 @@ def main(argv:list[str]|None=None # arguments after the program name (default: s
         _stdout_to_devnull(); return 141
 
 def _stdout_to_devnull():
-    "Point stdout at the null device, so that the interpreter's last flush at exit cannot fail again (Python docs, signal)."
+    "Point stdout at the null device, so that the last flush at exit cannot fail again (as Python's docs advise)."
     import os
     try: fd = sys.stdout.fileno()
-    except (AttributeError, ValueError, OSError): return  # not a real file (a test's StringIO): nothing is flushed at exit
+    except (AttributeError, ValueError, OSError): return  # not a real file (a test's StringIO): nothing to flush
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, fd); os.close(devnull)
 
@@ -90,7 +90,7 @@ def _main(argv:list[str]|None=None)->int:
         print(f"spbias {name}: interrupted; finished work is kept on disk.", file=sys.stderr); return 130
     except Exception as e:  # a failure no check foresaw: one line, and the way to the traceback
         if debug: raise
-        if isinstance(e, RuntimeError) and str(e).startswith("Unable to initialize backend"):  # JAX_PLATFORMS names a missing one
+        if isinstance(e, RuntimeError) and str(e).startswith("Unable to initialize backend"):  # JAX_PLATFORMS=tpu, no TPU
             print(f"spbias {name}: error: {_backend_error(e)}", file=sys.stderr); return 2
         print(f"spbias {name}: error: {type(e).__name__}: {e} (a bug, or an input no check catches yet). "
               f"Fix: run 'spbias --debug {name} ...' for the traceback and report it.", file=sys.stderr); return 1
@@ -101,13 +101,15 @@ def _backend_error(e:RuntimeError)->SpbiasError:
     m = re.match(r"Unable to initialize backend '([^']+)': (.*?)(?: \(set JAX_PLATFORMS=.*)?$", str(e), re.S)
     backend, why = (m.group(1), m.group(2).strip()) if m else ("?", str(e))
     asked = os.environ.get("JAX_PLATFORMS", "")
-    return SpbiasError(f"JAX cannot start its {backend!r} backend{f' (JAX_PLATFORMS={asked})' if asked else ''}: {why}.",
-                       "unset JAX_PLATFORMS to let JAX choose a backend this machine has (or set it to one, e.g. cpu), or "
-                       "install that backend's JAX plugin (make install ACCEL=cuda|tpu); 'spbias doctor' checks the install.")
+    asked = f" (JAX_PLATFORMS={asked})" if asked else ""
+    return SpbiasError(f"JAX cannot start its {backend!r} backend{asked}: {why}.",
+                       "unset JAX_PLATFORMS to let JAX choose a backend this machine has (or set it to one, e.g. cpu), "
+                       "or install that backend's JAX plugin (make install ACCEL=cuda|tpu); 'spbias doctor' checks the "
+                       "install.")
 
 @contextlib.contextmanager
 def _one_line_errors():
-    "Every argparse parser built inside says a bad command line in one line, as `ArgumentParser` does (for the parsers not built with it yet)."
+    "Every argparse parser says a bad command line in one line, as `ArgumentParser` does (for parsers not built with it)."
     error = argparse.ArgumentParser.error
     argparse.ArgumentParser.error = lambda self, message: self.exit(2, one_line_error(self.prog, message))
     try: yield
@@ -131,7 +133,8 @@ def one_line_error(prog:str, message:str)->str:
 
 class ArgumentParser(argparse.ArgumentParser):
     "A command's parser: `HelpFormatter`'s help, and a bad command line said in one line (no 20-line usage), exit 2."
-    def __init__(self, *args, formatter_class=HelpFormatter, **kw): super().__init__(*args, formatter_class=formatter_class, **kw)
+    def __init__(self, *args, formatter_class=HelpFormatter, **kw):
+        super().__init__(*args, formatter_class=formatter_class, **kw)
     def error(self, message): self.exit(2, one_line_error(self.prog, message))
 
 # %% ../nbs/99_cli.ipynb #bbcfbe96
@@ -141,7 +144,8 @@ def _library(filename:str)->str|None:
     "The top-level package a file belongs to, when it is an installed library's (None: ours, or not found)."
     parts = Path(filename).parts
     for i, p in enumerate(parts[:-1]):
-        if p in ("site-packages", "dist-packages"): return None if parts[i + 1] == "spbias" else parts[i + 1].removesuffix(".py")
+        if p in ("site-packages", "dist-packages"):
+            return None if parts[i + 1] == "spbias" else parts[i + 1].removesuffix(".py")
     return None
 
 def format_warning(message, category, filename, lineno, line=None)->str:
@@ -164,7 +168,7 @@ def quiet_warnings():
         try: yield
         finally: warnings.formatwarning = fmt
 
-KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=ERROR",  # no start-up log ("running over TCP without encryption": a local kernel)
+KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=ERROR",  # no start-up log ("running over TCP without encryption": local)
                     "--IPKernelApp.exec_lines=from spbias.cli import install_warning_format; install_warning_format()"]
 
 # %% ../nbs/99_cli.ipynb #208495dd
@@ -183,20 +187,22 @@ def _compile_cache_dir()->str:
     return str(Path(spec).expanduser() if spec.strip() else Path.home()/".cache"/"spbias"/"jax")
 
 def compile_cache_problems()->list[SpbiasError]:
-    "The compile cache's folder, when it is neither a writable folder nor one that can be made (a file on its path, no rights)."
+    "The compile cache's folder, when it is neither a writable folder nor one that can be made (a file on its way, no rights)."
     import os, jax
-    spec = os.environ.get("SPBIAS_JAX_CACHE", "")
+    spec, set_dir = os.environ.get("SPBIAS_JAX_CACHE", ""), jax.config.jax_compilation_cache_dir
     if spec.strip().lower() in ("off", "0", "none", "false"): return []
-    where = jax.config.jax_compilation_cache_dir or (Path(spec).expanduser() if spec.strip() else Path.home()/".cache"/"spbias"/"jax")
-    path, named = Path(where), "SPBIAS_JAX_CACHE" if spec.strip() and not jax.config.jax_compilation_cache_dir else "the cache folder"
-    fix = "point SPBIAS_JAX_CACHE at a folder you can write (or unset it: ~/.cache/spbias/jax), or turn the cache off: SPBIAS_JAX_CACHE=off."
+    where = set_dir or (Path(spec).expanduser() if spec.strip() else Path.home()/".cache"/"spbias"/"jax")
+    path, named = Path(where), "SPBIAS_JAX_CACHE" if spec.strip() and not set_dir else "the cache folder"
+    fix = ("point SPBIAS_JAX_CACHE at a folder you can write (or unset it: ~/.cache/spbias/jax), "
+           "or turn the cache off: SPBIAS_JAX_CACHE=off.")
     if str(where).startswith(("gs://", "s3://")): return []  # a bucket: JAX writes it through its own file system
     existing = next(p for p in (path, *path.parents) if p.exists() or p == p.parent)
     if not existing.is_dir():
         why = "is a file" if existing == path else f"cannot be made: {existing} is a file"
         return [SpbiasError(f"the compile cache folder {path} ({named}) {why}, so no compiled step is kept.", fix)]
     if not os.access(existing, os.W_OK | os.X_OK):
-        return [SpbiasError(f"the compile cache folder {path} ({named}) cannot be written ({existing} is not writable).", fix)]
+        return [SpbiasError(f"the compile cache folder {path} ({named}) cannot be written ({existing} is not writable).",
+                            fix)]
     return []
 
 def doctor(accel:str|None=None # the accelerator this install is for (default: `expected_accelerator`)
