@@ -10,7 +10,8 @@ import pandas as pd
 from .core import SpbiasError, atomic_write_text, save_table
 
 # %% auto #0
-__all__ = ['load_domain', 'parse_constraints', 'satisfies', 'load_apes_templates', 'generate_apes', 'main']
+__all__ = ['load_domain', 'parse_constraints', 'satisfies', 'load_apes_templates', 'generate_apes', 'check_templates_file',
+           'check_predict_inputs', 'check_report_inputs', 'main']
 
 # %% ../nbs/21_apes.ipynb #2cf52179
 def load_domain(domains:Path, # the domains folder
@@ -118,6 +119,100 @@ def generate_apes(templates:Path, # templates CSV
     cols = ["template_id", "statement", "prompt", "label", "negated", "pair_id"] + [f"{k}_{i}" for k in ("slot", "class") for i in range(1, n + 1)]
     return pd.DataFrame(rows, columns=cols)
 
+# %% ../nbs/21_apes.ipynb #15ffb0d7
+_EXAMPLES = "the CSV written by `spbias apes generate`"
+_PREDICTIONS = "the CSV written by `spbias apes predict`"
+
+def _table(path, flag:str, made_by:str, **kw)->pd.DataFrame:
+    "A table file that exists, is not empty and parses."
+    from spbias.checks import check_input_file, load_table_or_fail
+    return load_table_or_fail(check_input_file(path, flag, made_by), flag, **kw)
+
+def check_templates_file(path, flag:str="--templates")->None:
+    "A templates CSV `spbias apes predict/report` can take domains from."
+    t = _table(path, flag, "the templates CSV the examples were generated from", dtype=str, keep_default_na=False)
+    if missing := [c for c in ("template_id", "template_text") if c not in t]:
+        raise SpbiasError(f"{flag} {path} has no column(s) {missing} (it has: {', '.join(map(str, t.columns))}).",
+                          "pass the templates CSV the examples were generated from.")
+
+def check_predict_inputs(examples, # --examples
+                         prompt:str, # --prompt, as typed (\\n for a newline)
+                         prompt_run=None, seed:int|None=None, templates=None):
+    "Refuse, before any model loads, the inputs `spbias apes predict` cannot use."
+    ex = _table(examples, "--examples", _EXAMPLES, keep_default_na=False)
+    if not any(c in ex for c in ("prompt", "statement")) or "label" not in ex:
+        need = [c for c in ("prompt or statement", "label") if not any(x in ex for x in c.split(" or "))]
+        has = ", ".join(map(str, ex.columns))
+        raise SpbiasError(f"--examples {examples} has no {' and no '.join(need)} column (it has: {has}).",
+                          f"pass {_EXAMPLES}.")
+    if len(ex) == 0: raise SpbiasError(f"--examples {examples} holds a header and no rows.",
+                                       "generate the statements again with `spbias apes generate`.")
+    if "{statement}" not in prompt:
+        raise SpbiasError(f"--prompt {prompt!r} has no {{statement}}: every statement would get the same prompt.",
+                          "put {statement} where the statement goes, e.g. --prompt 'Q: {statement}\\nA:'.")
+    if seed is not None:
+        if prompt_run is None:
+            raise SpbiasError(f"--seed {seed} names a seed of --prompt-run, and no --prompt-run is given.",
+                              "drop --seed, or add --prompt-run RUN.")
+        import json
+        try: seeds = json.loads((Path(prompt_run)/"config.json").read_text())["run"]["seeds"]
+        except (OSError, ValueError, KeyError, TypeError): seeds = None  # check_run names it
+        if isinstance(seeds, str):
+            from spbias.core import parse_seeds
+            seeds = parse_seeds(seeds)
+        if seeds is not None and seed not in seeds:
+            raise SpbiasError(f"--seed {seed} is not a seed of {prompt_run} (it has {', '.join(map(str, seeds))}).",
+                              "pass one of those seeds, or drop --seed for the best one.")
+    if templates is not None: check_templates_file(templates)
+
+def check_report_inputs(predictions, templates=None)->pd.DataFrame:
+    "The predictions `spbias apes report` reads; a file (or --templates) it cannot use refused before it writes."
+    pred = _table(predictions, "PREDICTIONS", _PREDICTIONS, keep_default_na=False,
+                  na_values={"confidence": [""], "p_yes": [""], "p_no": [""]})
+    if missing := [c for c in ("label", "prediction") if c not in pred]:
+        raise SpbiasError(f"PREDICTIONS {predictions} lacks the column(s) {missing}.", f"pass {_PREDICTIONS}.")
+    bad = ~pred.prediction.astype(str).isin(["Yes", "No", ""])
+    if bad.any():
+        i = int(bad.to_numpy().argmax())
+        raise SpbiasError(f"PREDICTIONS {predictions}: row {i + 1} has prediction {pred.prediction.iloc[i]!r}, and an "
+                          f"answer is Yes, No or empty ({int(bad.sum())} row(s) like it).",
+                          f"pass {_PREDICTIONS}, or fix those rows.")
+    for c in ("confidence", "p_yes", "p_no"):
+        if c not in pred: continue
+        v = pd.to_numeric(pred[c], errors="coerce")
+        bad = (v.isna() & pred[c].notna()) | (v < 0) | (v > 1)
+        if bad.any():
+            i = int(bad.to_numpy().argmax())
+            raise SpbiasError(f"PREDICTIONS {predictions}: row {i + 1} has {c} {pred[c].iloc[i]}, not a number in "
+                              f"[0, 1] ({int(bad.sum())} row(s) like it).", f"pass {_PREDICTIONS}, or fix those rows.")
+    if templates is not None: check_templates_file(templates)
+    return pred
+
+class _Quiet(argparse.ArgumentParser):
+    "A parser that raises instead of printing: the real parser of the subcommand reports bad arguments."
+    def error(self, message): raise ValueError(message)
+
+def _precheck(cmd:str, args:list[str]):
+    "Check `apes predict`'s or `apes report`'s inputs before `spbias.probe` runs (a bad command line: its parser's)."
+    if any(a in ("-h", "--help") for a in args): return
+    pp = _Quiet(add_help=False)
+    if cmd == "predict":
+        for o in ("--model", "--hosted", "--examples", "--out", "--prompt-run", "--templates", "--batch-size",
+                  "--dtype", "--mesh", "--cache", "--requests-per-s"): pp.add_argument(o)
+        pp.add_argument("--prompt", default=None); pp.add_argument("--seed", type=int, default=None)
+        for f in ("--allow-model-mismatch", "--force"): pp.add_argument(f, action="store_true")
+    else:
+        pp.add_argument("predictions")
+        for o in ("--out", "--templates", "--domain-by"): pp.add_argument(o)
+        pp.add_argument("--force", action="store_true")
+    try: a = pp.parse_args(args)
+    except (ValueError, SystemExit): return
+    if cmd == "report": check_report_inputs(a.predictions, a.templates); return
+    if a.examples is None: return
+    from spbias.probe import DEFAULT_PROMPT
+    prompt = DEFAULT_PROMPT if a.prompt is None else a.prompt.replace("\\n", "\n").replace("\\t", "\t")
+    check_predict_inputs(a.examples, prompt, a.prompt_run, a.seed, a.templates)
+
 # %% ../nbs/21_apes.ipynb #fb96f7ad
 def main(argv:list[str]|None=None)->int:
     "`spbias apes generate|predict|report`."
@@ -127,9 +222,10 @@ def main(argv:list[str]|None=None)->int:
         except (ImportError, AttributeError) as e:
             print(f"spbias apes {argv[0]}: not available ({e}). Fix: install spbias with its probe module (spbias.probe).", file=sys.stderr)
             return 2
+        _precheck(argv[0], argv[1:])  # its inputs, before the model loads
         return int(fn(argv[1:]) or 0)
-    from spbias.cli import HelpFormatter
-    ap = argparse.ArgumentParser(prog="spbias apes", description="APES Yes/No stereotype probes: generate | predict | report.")
+    from spbias.cli import HelpFormatter, ArgumentParser
+    ap = ArgumentParser(prog="spbias apes", description="APES Yes/No stereotype probes: generate | predict | report.")
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate", help="fill APES-format templates into statements", formatter_class=HelpFormatter)
     g.add_argument("--templates", type=Path, required=True, help="templates CSV")

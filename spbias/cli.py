@@ -4,13 +4,15 @@
 
 # %% ../nbs/99_cli.ipynb #fd6467f1
 from __future__ import annotations
-import sys, importlib, argparse
+import sys, importlib, argparse, contextlib, warnings
 import spbias
 from pathlib import Path
 from .core import SpbiasError, enable_compile_cache
 
 # %% auto #0
-__all__ = ['COMMANDS', 'main', 'HelpFormatter', 'doctor', 'expected_accelerator', 'accelerator_problems', 'main_doctor']
+__all__ = ['COMMANDS', 'SILENCED', 'KERNEL_ARGUMENTS', 'main', 'HelpFormatter', 'one_line_error', 'ArgumentParser',
+           'format_warning', 'install_warning_format', 'quiet_warnings', 'compile_cache_problems', 'doctor',
+           'expected_accelerator', 'accelerator_problems', 'main_doctor']
 
 # %% ../nbs/99_cli.ipynb #b44ad9c0
 COMMANDS = {  # name: (module:function, one-line help)
@@ -43,7 +45,24 @@ def _usage()->str:
 
 def main(argv:list[str]|None=None # arguments after the program name (default: sys.argv[1:])
         )->int:
-    "Entry point of the `spbias` console script."
+    "Entry point of the `spbias` console script; ends quietly (141, as a shell reports SIGPIPE) when its reader goes."
+    try:
+        rc = _main(argv)
+        sys.stdout.flush()  # here, not at exit, so that a reader gone away is seen while we can still end quietly
+        return rc
+    except BrokenPipeError:  # `spbias ... | head`: the reader closed the pipe; what was left to print is not wanted
+        _stdout_to_devnull(); return 141
+
+def _stdout_to_devnull():
+    "Point stdout at the null device, so that the last flush at exit cannot fail again (as Python's docs advise)."
+    import os
+    try: fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError): return  # not a real file (a test's StringIO): nothing to flush
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd); os.close(devnull)
+
+def _main(argv:list[str]|None=None)->int:
+    "`main` without the broken-pipe guard."
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = bool(argv) and argv[0] == "--debug"  # show the traceback of an error (for a bug report)
     if debug: argv = argv[1:]
@@ -60,7 +79,9 @@ def main(argv:list[str]|None=None # arguments after the program name (default: s
     except (ImportError, AttributeError) as e:
         print(f"spbias: command {name!r} is not available in this install ({e}).", file=sys.stderr); return 2
     if name in _COMPILES: enable_compile_cache()
-    try: return int(func(argv[1:]) or 0)
+    try:
+        with _one_line_errors(), quiet_warnings(): return int(func(argv[1:]) or 0)
+    except BrokenPipeError: raise  # not a failure: the reader went away (see `main`)
     except SystemExit as e: return e.code if isinstance(e.code, int) else int(e.code is not None)  # argparse: its message is printed
     except SpbiasError as e:
         if debug: raise
@@ -69,8 +90,30 @@ def main(argv:list[str]|None=None # arguments after the program name (default: s
         print(f"spbias {name}: interrupted; finished work is kept on disk.", file=sys.stderr); return 130
     except Exception as e:  # a failure no check foresaw: one line, and the way to the traceback
         if debug: raise
+        if isinstance(e, RuntimeError) and str(e).startswith("Unable to initialize backend"):  # JAX_PLATFORMS=tpu, no TPU
+            print(f"spbias {name}: error: {_backend_error(e)}", file=sys.stderr); return 2
         print(f"spbias {name}: error: {type(e).__name__}: {e} (a bug, or an input no check catches yet). "
               f"Fix: run 'spbias --debug {name} ...' for the traceback and report it.", file=sys.stderr); return 1
+
+def _backend_error(e:RuntimeError)->SpbiasError:
+    "JAX's failure to start the backend JAX_PLATFORMS asks for, in one line with its fix."
+    import os, re
+    m = re.match(r"Unable to initialize backend '([^']+)': (.*?)(?: \(set JAX_PLATFORMS=.*)?$", str(e), re.S)
+    backend, why = (m.group(1), m.group(2).strip()) if m else ("?", str(e))
+    asked = os.environ.get("JAX_PLATFORMS", "")
+    asked = f" (JAX_PLATFORMS={asked})" if asked else ""
+    return SpbiasError(f"JAX cannot start its {backend!r} backend{asked}: {why}.",
+                       "unset JAX_PLATFORMS to let JAX choose a backend this machine has (or set it to one, e.g. cpu), "
+                       "or install that backend's JAX plugin (make install ACCEL=cuda|tpu); 'spbias doctor' checks the "
+                       "install.")
+
+@contextlib.contextmanager
+def _one_line_errors():
+    "Every argparse parser says a bad command line in one line, as `ArgumentParser` does (for parsers not built with it)."
+    error = argparse.ArgumentParser.error
+    argparse.ArgumentParser.error = lambda self, message: self.exit(2, one_line_error(self.prog, message))
+    try: yield
+    finally: argparse.ArgumentParser.error = error
 
 # %% ../nbs/99_cli.ipynb #b8aca446
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -81,6 +124,52 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         switch = isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction))
         if "%(default)" in h or "(default:" in h or action.default is argparse.SUPPRESS or switch: return h
         return super()._get_help_string(action)
+
+def one_line_error(prog:str, message:str)->str:
+    "argparse's complaint about a command line as one line, with the way to the command's help when it names no fix."
+    message = message.strip()
+    fix = "" if "Fix:" in message else f" Fix: see '{prog} --help'."
+    return f"{prog}: error: {message}{'' if message.endswith('.') or not fix else '.'}{fix}\n"
+
+class ArgumentParser(argparse.ArgumentParser):
+    "A command's parser: `HelpFormatter`'s help, and a bad command line said in one line (no 20-line usage), exit 2."
+    def __init__(self, *args, formatter_class=HelpFormatter, **kw):
+        super().__init__(*args, formatter_class=formatter_class, **kw)
+    def error(self, message): self.exit(2, one_line_error(self.prog, message))
+
+# %% ../nbs/99_cli.ipynb #bbcfbe96
+SILENCED = ("IProgress not found",)  # library warnings (message starts) that mean nothing to a user of spbias
+
+def _library(filename:str)->str|None:
+    "The top-level package a file belongs to, when it is an installed library's (None: ours, or not found)."
+    parts = Path(filename).parts
+    for i, p in enumerate(parts[:-1]):
+        if p in ("site-packages", "dist-packages"):
+            return None if parts[i + 1] == "spbias" else parts[i + 1].removesuffix(".py")
+    return None
+
+def format_warning(message, category, filename, lineno, line=None)->str:
+    "A warning as one line: `spbias: warning: ...` (a library's: `spbias: warning (LIBRARY): ...`), no source line."
+    lib = _library(str(filename))
+    return f"spbias: warning{f' ({lib})' if lib else ''}: {str(message).strip()}\n"
+
+def install_warning_format():
+    "Say warnings in one line (`format_warning`), ours once each, and silence `SILENCED` (for this process)."
+    warnings.formatwarning = format_warning
+    for m in SILENCED: warnings.filterwarnings("ignore", message=m)
+    warnings.filterwarnings("once", module=r"spbias(\.|$)")
+
+@contextlib.contextmanager
+def quiet_warnings():
+    "`install_warning_format` for the duration of a command; the warning filters and format as they were after it."
+    fmt = warnings.formatwarning
+    with warnings.catch_warnings():
+        install_warning_format()
+        try: yield
+        finally: warnings.formatwarning = fmt
+
+KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=ERROR",  # no start-up log ("running over TCP without encryption": local)
+                    "--IPKernelApp.exec_lines=from spbias.cli import install_warning_format; install_warning_format()"]
 
 # %% ../nbs/99_cli.ipynb #208495dd
 def _version(dist:str)->str|None:
@@ -96,6 +185,25 @@ def _compile_cache_dir()->str:
     if spec.strip().lower() in ("off", "0", "none", "false"): return "off (SPBIAS_JAX_CACHE)"
     if jax.config.jax_compilation_cache_dir: return f"{jax.config.jax_compilation_cache_dir} (already set in jax.config: it wins)"
     return str(Path(spec).expanduser() if spec.strip() else Path.home()/".cache"/"spbias"/"jax")
+
+def compile_cache_problems()->list[SpbiasError]:
+    "The compile cache's folder, when it is neither a writable folder nor one that can be made (a file on its way, no rights)."
+    import os, jax
+    spec, set_dir = os.environ.get("SPBIAS_JAX_CACHE", ""), jax.config.jax_compilation_cache_dir
+    if spec.strip().lower() in ("off", "0", "none", "false"): return []
+    where = set_dir or (Path(spec).expanduser() if spec.strip() else Path.home()/".cache"/"spbias"/"jax")
+    path, named = Path(where), "SPBIAS_JAX_CACHE" if spec.strip() and not set_dir else "the cache folder"
+    fix = ("point SPBIAS_JAX_CACHE at a folder you can write (or unset it: ~/.cache/spbias/jax), "
+           "or turn the cache off: SPBIAS_JAX_CACHE=off.")
+    if str(where).startswith(("gs://", "s3://")): return []  # a bucket: JAX writes it through its own file system
+    existing = next(p for p in (path, *path.parents) if p.exists() or p == p.parent)
+    if not existing.is_dir():
+        why = "is a file" if existing == path else f"cannot be made: {existing} is a file"
+        return [SpbiasError(f"the compile cache folder {path} ({named}) {why}, so no compiled step is kept.", fix)]
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return [SpbiasError(f"the compile cache folder {path} ({named}) cannot be written ({existing} is not writable).",
+                            fix)]
+    return []
 
 def doctor(accel:str|None=None # the accelerator this install is for (default: `expected_accelerator`)
           )->tuple[list[tuple[str, str]], list[SpbiasError]]:
@@ -113,6 +221,7 @@ def doctor(accel:str|None=None # the accelerator this install is for (default: `
         try: rows.append((what, str(find())))
         except SpbiasError as e: rows.append((what, "not found")); problems.append(e)
     rows.append(("compile cache", _compile_cache_dir()))
+    problems += compile_cache_problems()
     accel = accel or expected_accelerator()
     rows.append(("accelerator", f"{accel} (expected{'' if accel == 'cpu' else ': ' + _EXTRA_OF[accel]})"))
     if accel != "cpu": problems += accelerator_problems(accel, rows[0][1] if rows[0][0] == "jax backend" else None)
@@ -148,7 +257,7 @@ def accelerator_problems(accel:str, # "cuda" or "tpu"
 
 def main_doctor(argv:list[str]|None=None)->int:
     "`spbias doctor`: print what this install uses and each problem with its fix; 1 when there is a problem."
-    ap = argparse.ArgumentParser(prog="spbias doctor", description="What this install uses (JAX devices, versions, data, model, caches) and what is wrong with it.",
+    ap = ArgumentParser(prog="spbias doctor", description="What this install uses (JAX devices, versions, data, model, caches) and what is wrong with it.",
                                  formatter_class=HelpFormatter)
     ap.add_argument("--accel", choices=["cpu", "cuda", "tpu"], default=None,
                     help="the accelerator this install is for; checks that JAX runs on it (default: $SPBIAS_ACCEL, else the one whose JAX plugin is installed)")

@@ -11,8 +11,8 @@ from .sweep import Sweep, expand, run_sweep, papermill_executor, is_complete
 
 # %% auto #0
 __all__ = ['DEMO', 'ANALYSIS_KEYS', 'DOC_PAGES', 'demo_sweep', 'analysis_notebook', 'analysis_is_current', 'run_analysis',
-           'print_summary', 'publish_prompts', 'main', 'proc_notebooks', 'render_html', 'page_summary', 'check_pages',
-           'docs_check', 'main_docs_check']
+           'print_summary', 'publish_prompts', 'demo_executor', 'main', 'proc_notebooks', 'render_html', 'page_summary',
+           'check_pages', 'docs_check', 'main_docs_check']
 
 # %% ../nbs/42_demo.ipynb #8542ac72
 DEMO = dict(model="smollm2", dataset="demo", lr=1e-2, n_tokens=8, seeds="1001-1003", batch_size=8, max_steps=60,
@@ -83,17 +83,30 @@ def publish_prompts(sweep:Sweep, results:Path, # the sweep and the folder its ru
     return [d for r in expand(sweep) for d in export_run(r.folder(results), Path(prompts)/r.dataset, top_k=top_k, force=True, keep_current=True)]
 
 # %% ../nbs/42_demo.ipynb #373ec121
+def demo_executor(notebook:Path, output:Path, parameters:dict, # as `spbias.sweep.papermill_executor`
+                  log_output:bool=True): # stream the notebook's output (its progress bars) to the terminal
+    "Execute a notebook with papermill for the demo: its kernel quiet at start-up and its warnings in one line (`spbias.cli.KERNEL_ARGUMENTS`)."
+    import papermill as pm
+    from spbias.cli import KERNEL_ARGUMENTS
+    output = Path(output); output.parent.mkdir(parents=True, exist_ok=True)
+    pm.execute_notebook(str(notebook), str(output), parameters=parameters, kernel_name="python3", language="python", progress_bar=False,
+                        cwd=str(output.parent), stdout_file=sys.stdout if log_output else None,
+                        stderr_file=sys.stderr if log_output else None, extra_arguments=KERNEL_ARGUMENTS)
+
 def main(argv:list[str]|None=None)->int:
     "`spbias demo`: tune SmolLM2 on the demo set with 3 seeds, score our templates, draw the figures."
     from spbias.core import smollm2_gguf_path, parse_seeds
-    from spbias.cli import HelpFormatter
-    ap = argparse.ArgumentParser(prog="spbias demo", description="The offline demo: SmolLM2-135M, the demo set, 3 seeds, our templates, figures.", formatter_class=HelpFormatter)
+    from spbias.cli import HelpFormatter, ArgumentParser
+    ap = ArgumentParser(prog="spbias demo", description="The offline demo: SmolLM2-135M, the demo set, 3 seeds, our templates, figures.", formatter_class=HelpFormatter)
     ap.add_argument("--out", type=Path, default=None, help="where papermill_runs/, figures/, tables/ and prompts/ go (default: the repository root)")
     ap.add_argument("--czarnowska", type=Path, default=None, help="Czarnowska et al.'s templates folder: score that set too (default: none)")
     ap.add_argument("--seeds", default=DEMO["seeds"], help="seeds as in every sweep: an inclusive range or a list, e.g. 1001-1003 or 1,2,5-7 (a bare integer is one seed)")
     ap.add_argument("--max-steps", type=int, default=DEMO["max_steps"], help="training steps")
     ap.add_argument("--model", default=DEMO["model"], help="model (default: smollm2, the offline SmolLM2-135M)")
     a = ap.parse_args(argv)
+    if a.out is not None:
+        from spbias.checks import check_out
+        check_out(a.out, kind="folder", rule=False)  # a file there: refused before anything runs (the demo reuses its own folder)
     seeds = parse_seeds(a.seeds)
     if a.model == "smollm2": print(f"model: {smollm2_gguf_path()}")
     if a.czarnowska and not a.czarnowska.is_dir(): raise SpbiasError(f"--czarnowska {a.czarnowska} is not a folder.", "pass the folder holding templates/ and terms/.")
@@ -102,14 +115,15 @@ def main(argv:list[str]|None=None)->int:
     sweep = demo_sweep(a.seeds, a.max_steps, czarnowska=a.czarnowska, model=a.model)
     t0 = time.time()
     print(f"[1/3] tuning {len(seeds)} seed(s) ({a.seeds}) for {a.max_steps} steps and scoring the bias sets (notebook: nbs/runs/tune.ipynb)")
-    res = run_sweep(sweep, out=results, executor=lambda nb, o, p: papermill_executor(nb, o, p, progress=False, log_output=True))
+    res = run_sweep(sweep, out=results, executor=demo_executor)
     if res.failed:
         for rid, err in res.failed.items(): print(f"tuning run {rid} failed: {err}\n  see the notebook under {results}")
         return 1
     print(f"      {time.time() - t0:.0f}s")
     t1 = time.time()
     print(f"[2/3] analysis: gaps, figures and tables (notebook: nbs/runs/analysis.ipynb) -> {figures}, {tables}")
-    run_analysis(results, figures, tables, results/"analysis.ipynb", top_k=len(seeds))
+    run_analysis(results, figures, tables, results/"analysis.ipynb", top_k=len(seeds),
+                 executor=lambda nb, o, p: demo_executor(nb, o, p, log_output=False))
     prompts = publish_prompts(sweep, results, out/"prompts", top_k=len(seeds))
     print(f"      {time.time() - t1:.0f}s")
     print(f"[3/3] summary (total {time.time() - t0:.0f}s)")
@@ -250,8 +264,8 @@ def docs_check(nbs:str|Path|None=None, # notebooks folder (default: the reposito
 # %% ../nbs/42_demo.ipynb #e0d708e6
 def main_docs_check(argv:list[str]|None=None)->int:
     "`spbias docs-check`: process the notebooks for docs, render them to HTML, check the index and the tutorial."
-    from spbias.cli import HelpFormatter
-    ap = argparse.ArgumentParser(prog="spbias docs-check", description="Offline docs check: nbdev's processors, an HTML render, content checks.", formatter_class=HelpFormatter)
+    from spbias.cli import HelpFormatter, ArgumentParser
+    ap = ArgumentParser(prog="spbias docs-check", description="Offline docs check: nbdev's processors, an HTML render, content checks.", formatter_class=HelpFormatter)
     ap.add_argument("--out", type=Path, default=None, help="where _proc/ and html/ go (default: a temporary folder)")
     ap.add_argument("--all", action="store_true", help="process and render every notebook, not only the checked pages'")
     a = ap.parse_args(argv)

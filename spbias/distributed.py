@@ -10,8 +10,8 @@ import jax
 from .core import SpbiasError
 
 # %% auto #0
-__all__ = ['launcher', 'check_flags', 'initialize', 'add_arguments', 'initialize_from', 'is_primary', 'to_host', 'barrier',
-           'broadcast']
+__all__ = ['COORDINATOR_TIMEOUT', 'launcher', 'check_flags', 'wait_for_coordinator', 'initialize', 'add_arguments',
+           'initialize_from', 'is_primary', 'to_host', 'barrier', 'broadcast']
 
 # %% ../nbs/09_distributed.ipynb #6f3d601c
 def launcher(env:dict|None=None)->str|None:
@@ -41,20 +41,53 @@ def check_flags(coordinator:str|None, num_processes:int|None, process_id:int|Non
     return True
 
 # %% ../nbs/09_distributed.ipynb #e1c13934
+COORDINATOR_TIMEOUT = 60  # seconds a process waits for the coordinator (and the others) before it gives up
+
+def wait_for_coordinator(coordinator:str, # process 0's HOST:PORT
+                         timeout:float=COORDINATOR_TIMEOUT, # seconds to keep trying
+                         poll:float=0.5 # seconds between tries
+                        ):
+    "Return once HOST:PORT accepts a connection (process 0's service is up); `SpbiasError` after `timeout` seconds."
+    import socket, time
+    host, port = str(coordinator).rsplit(":", 1)
+    host, deadline, why = host.strip("[]"), time.monotonic() + timeout, "no answer"
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            with socket.create_connection((host, int(port)), timeout=max(0.1, min(left, 5))): return
+        except OSError as e: why = e.strerror or type(e).__name__
+        if time.monotonic() + poll >= deadline: break
+        time.sleep(poll)
+    raise SpbiasError(f"the coordinator {coordinator} did not answer within {timeout:g} s ({why}).",
+                      f"start process 0 (--process-id 0) with --coordinator {coordinator} on that host; check that "
+                      "HOST:PORT is its address and that the port is reachable from here (a firewall); or wait longer "
+                      "with --coordinator-timeout.")
+
 def initialize(coordinator:str|None=None, # process 0's HOST:PORT
                num_processes:int|None=None, # how many processes take part
                process_id:int|None=None, # this process's index, 0..num_processes-1
-               env:dict|None=None # the environment to read the launcher from (default os.environ)
+               env:dict|None=None, # the environment to read the launcher from (default os.environ)
+               timeout:float=COORDINATOR_TIMEOUT # seconds to wait for the coordinator and the other processes
               )->int:
     "Join a multi-process JAX run when asked by the flags or the launcher; the number of processes (1: none joined)."
     explicit = check_flags(coordinator, num_processes, process_id)
+    if not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
+        raise SpbiasError(f"--coordinator-timeout {timeout!r}: give a number of seconds > 0.",
+                          f"e.g. --coordinator-timeout {COORDINATOR_TIMEOUT}.")
     if not explicit and launcher(env) is None: return 1
     if explicit and num_processes == 1: return 1
     if jax.distributed.is_initialized(): return jax.process_count()
+    if explicit:
+        import sys
+        print(f"spbias: process {process_id} of {num_processes} joining through the coordinator {coordinator} "
+              f"(waiting at most {timeout:g} s: --coordinator-timeout)", file=sys.stderr, flush=True)
+        if process_id != 0: wait_for_coordinator(coordinator, timeout)  # XLA aborts the process at its own timeout
     jax.config.update("jax_cpu_collectives_implementation", "gloo")  # CPU processes reach each other through gloo
-    try:
-        if explicit: jax.distributed.initialize(coordinator_address=coordinator, num_processes=num_processes, process_id=process_id)
-        else: jax.distributed.initialize()  # JAX reads SLURM's or the TPU slice's environment
+    wait = max(1, int(timeout))
+    try:  # without the flags JAX reads SLURM's or the TPU slice's environment
+        if explicit: jax.distributed.initialize(coordinator_address=coordinator, num_processes=num_processes,
+                                                process_id=process_id, initialization_timeout=wait)
+        else: jax.distributed.initialize(initialization_timeout=wait)
     except RuntimeError as e:
         if "before" in str(e): raise SpbiasError(f"jax.distributed could not start: {e}",
                                                  "start the processes afresh and join them before anything else uses JAX "
@@ -63,16 +96,19 @@ def initialize(coordinator:str|None=None, # process 0's HOST:PORT
     return jax.process_count()
 
 def add_arguments(p): # an argparse parser
-    "Add --coordinator, --num-processes and --process-id to a command's parser."
+    "Add --coordinator, --num-processes, --process-id and --coordinator-timeout to a command's parser."
     g = p.add_argument_group("several processes (multi-host; see spbias.distributed)")
     g.add_argument("--coordinator", default=None, help="process 0's HOST:PORT (with --num-processes, --process-id; found automatically under srun and on TPU slices)")
     g.add_argument("--num-processes", type=int, default=None, help="how many processes run this command together")
     g.add_argument("--process-id", type=int, default=None, help="this process's index, 0 to N-1 (0 writes the files)")
+    g.add_argument("--coordinator-timeout", type=float, default=COORDINATOR_TIMEOUT,
+                   help="seconds to wait for the coordinator to answer and the other processes to join")
     return p
 
 def initialize_from(a)->int:
     "`initialize` from a command's parsed arguments (see `add_arguments`)."
-    return initialize(a.coordinator, a.num_processes, a.process_id)
+    timeout = getattr(a, "coordinator_timeout", COORDINATOR_TIMEOUT)
+    return initialize(a.coordinator, a.num_processes, a.process_id, timeout=timeout)
 
 # %% ../nbs/09_distributed.ipynb #ef55afc7
 def is_primary()->bool:

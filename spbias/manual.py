@@ -100,17 +100,17 @@ def load_testset(testset:str, tuning:pd.DataFrame)->pd.DataFrame:
 # %% ../nbs/32_manual.ipynb #a59132f5
 def main(argv:list[str]|None=None)->int:
     "`spbias predict-manual`: score a test set with hand-written prompts."
-    from spbias.cli import HelpFormatter
+    from spbias.cli import HelpFormatter, ArgumentParser
     from spbias.checks import positive_int, count
-    ap = argparse.ArgumentParser(prog="spbias predict-manual", description="Manual-prompt baseline (zero-shot and k-shot), "
+    ap = ArgumentParser(prog="spbias predict-manual", description="Manual-prompt baseline (zero-shot and k-shot), "
                                  "written as a predictions TSV like soft-prompt scoring.", formatter_class=HelpFormatter)
-    ap.add_argument("--model", required=True, help="smollm2, a HF folder, a .gguf file or a hub id")
+    ap.add_argument("--model", default="smollm2", help="smollm2 (the offline SmolLM2-135M), a HF folder, a .gguf file or a hub id")
     ap.add_argument("--dataset", required=True, choices=DATASETS, help="tuning set: demonstrations and accuracy")
     ap.add_argument("--data-dir", default=None, help="folder of the tuning set's files (default: shared data / demo)")
     ap.add_argument("--testset", required=True, help="bias set TSV, or train|validation|test of the tuning set")
     ap.add_argument("--shots", type=count, default=0, help="demonstrations in the prompt (0: zero-shot)")
     ap.add_argument("--wording", default="all", help=f"one of {', '.join(WORDINGS)}, a comma-separated list, or all")
-    ap.add_argument("--draw-seed", type=int, default=0, help="seed of the demonstration draw")
+    ap.add_argument("--draw-seed", type=count, default=0, help="seed of the demonstration draw")
     ap.add_argument("--batch-size", type=positive_int, default=32, help="rows per forward pass")
     ap.add_argument("--no-accuracy", action="store_true", help="skip scoring the validation/test splits (accuracy columns NaN)")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="dtype of the model's weights and activations")
@@ -125,11 +125,14 @@ def main(argv:list[str]|None=None)->int:
     test = load_testset(a.testset, tuning)
     wordings = list(WORDINGS) if a.wording == "all" else a.wording.split(",")
     if bad := [w for w in wordings if w not in WORDINGS]: raise SpbiasError(f"--wording: {bad} name no wording.", f"use {', '.join(WORDINGS)}, a comma-separated list of them, or all.")
+    draw_demos(tuning[tuning.split == "train"], a.shots, a.draw_seed)  # too many shots: refused before the model loads
     model, tok, _ = load_model(a.model, dtype=a.dtype)
     df = predict_manual(model, tok, test, tuning, model_name=a.model, dataset=a.dataset, shots=a.shots, wordings=wordings,
                         seed=a.draw_seed, batch_size=a.batch_size, accuracy=not a.no_accuracy, progress=True)
     make_room([a.out]); write_predictions(df, a.out)
-    for rid, g in df.groupby("run_id", sort=False):
-        print(f"{rid}: test-set accuracy {(g.y_true == g.y_pred).mean():.3f}, validation accuracy {g.validation_accuracy.iloc[0]:.3f}")
+    on = f"the {a.testset} split" if a.testset in ("train", "validation", "test") else "the bias set"
+    for rid, g in df.groupby("run_id", sort=False):  # the accuracy columns are the tuning set's splits, whatever --testset is
+        print(f"{rid}: accuracy on {on} {(g.y_true == g.y_pred).mean():.3f}; {a.dataset}'s validation split "
+              f"{g.validation_accuracy.iloc[0]:.3f}, test split {g.test_accuracy.iloc[0]:.3f} (test_accuracy column)")
     print(f"wrote {len(df)} rows to {a.out}")
     return 0

@@ -25,14 +25,18 @@ HF_PRESETS = {  # public config.json values, as transformers keyword arguments
                         rope_theta=10000.0, tie_word_embeddings=False, bos_token_id=1, eos_token_id=2, pad_token_id=0),
 }
 
-def model_config(spec:str, # a preset name (`HF_PRESETS`), a config.json file, or a folder holding one
+def model_config(spec:str, # a preset name (`HF_PRESETS`), 'smollm2', a config.json file, a .gguf file, or a folder holding one
                  dtype:str="float32")->ModelConfig:
-    "The `ModelConfig` of a preset or a transformers config.json (no weights are read)."
+    "The `ModelConfig` of a preset, a transformers config.json or a GGUF file's metadata (no weights are read)."
     if spec in HF_PRESETS: return config_from_hf(HF_PRESETS[spec], dtype=dtype)
-    p = Path(spec)
+    p = Path(spec).expanduser()
+    if str(spec) == "smollm2" or p.suffix == ".gguf" or (p.is_dir() and not (p/"config.json").exists() and any(p.glob("*.gguf"))):
+        from spbias.pretrained import read_model_config  # the offline default and GGUF files: their metadata, as spbias tune reads it
+        return read_model_config(spec, dtype)
     if p.is_dir(): p = p/"config.json"
-    if not p.is_file(): raise SpbiasError(f"{spec!r} is neither a preset nor a config.json.",
-                                          f"use one of {', '.join(HF_PRESETS)}, or the path of a model's config.json (or its folder).")
+    if not p.is_file(): raise SpbiasError(f"{spec!r} is neither a preset, smollm2, a .gguf file nor a config.json.",
+                                          f"use one of smollm2, {', '.join(HF_PRESETS)}, or the path of a model's config.json, "
+                                          "its folder or a .gguf file.")
     try: d = json.loads(p.read_text())
     except ValueError as e: raise SpbiasError(f"{p} is not valid JSON ({e}).", "pass a transformers config.json.") from None
     return config_from_hf(d, dtype=dtype)
@@ -50,7 +54,7 @@ def parse_bytes(spec:str # e.g. "16GiB", "48GB", "1024"
         raise SpbiasError(f"malformed memory size {spec!r}.", "write e.g. 16GiB (a TPU v3 core), 48GiB (an A40) or 80GB.")
     return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
 
-def gib(n:float)->str: return f"{n / 2**30:.2f} GiB"
+def gib(n:float)->str: return f"{round(n / 2**30, 2) + 0.0:.2f} GiB"  # + 0.0: a few bytes below zero print as 0.00, not -0.00
 
 # %% ../nbs/14_plan.ipynb #8644ed18
 from flax import nnx
@@ -197,12 +201,13 @@ def _rerun_on_cpu(argv:list[str], n:int)->int:
 
 def main(argv:list[str]|None=None)->int:
     "`spbias plan`: will a tuning step fit on a device mesh? 0: it fits, 1: it does not."
-    from spbias.cli import HelpFormatter
-    ap = argparse.ArgumentParser(prog="spbias plan", formatter_class=HelpFormatter,
+    from spbias.cli import HelpFormatter, ArgumentParser
+    ap = ArgumentParser(prog="spbias plan", formatter_class=HelpFormatter,
                                  description="Compile the tuning step on abstract parameters for a device mesh and report its per-device memory.")
     from spbias.checks import positive_int
-    ap.add_argument("--model", default=None, help=f"a preset ({', '.join(HF_PRESETS)}), a transformers config.json, or a model folder holding one (default: none: name it here or positionally)")
-    ap.add_argument("model_pos", nargs="?", metavar="MODEL", help="the model, positionally (an alias of --model) (default: none)")
+    ap.add_argument("--model", default=None, help=f"smollm2, a preset ({', '.join(HF_PRESETS)}), a transformers config.json, a .gguf file, "
+                    "or a model folder holding one (default: smollm2, the offline SmolLM2-135M)")
+    ap.add_argument("model_pos", nargs="?", metavar="MODEL", help="the model, positionally (an alias of --model) (default: --model's)")
     ap.add_argument("--mesh", default="data=1,model=1", help="the device mesh, e.g. data=1,model=8 (TPU v3-8) or data=1,model=4 (4 GPUs)")
     ap.add_argument("--device-memory", default="16GiB", help="memory per device, e.g. 16GiB (TPU v3 core), 48GiB (A40)")
     n = ap.add_mutually_exclusive_group()
@@ -213,15 +218,23 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--n-tokens", type=int, default=8, help="soft prompt tokens")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="weights and activations")
     ap.add_argument("--remat", action="store_true", help="recompute each decoder block in the backward pass (remat_layers)")
-    ap.add_argument("--scan-layers", "--scan", action="store_true", help="run the decoder blocks as one jax.lax.scan over stacked parameters (set_layers)")
+    ap.add_argument("--scan-layers", "--scan", action=argparse.BooleanOptionalAction, default=True,
+                    help="run the decoder blocks as one jax.lax.scan over stacked parameters (set_layers), as spbias tune does by default; "
+                         "--no-scan-layers: unrolled")
     ap.add_argument("--loss", default="full_vocab", choices=["full_vocab", "label_tokens"], help="training loss")
     ap.add_argument("--reserve", type=float, default=0.1, help="share of device memory kept free for the runtime")
     ap.add_argument("--json", default=None, help="also write the figures to this JSON file")
     argv = list(sys.argv[1:] if argv is None else argv)
     a = ap.parse_args(argv)
-    if (a.model is None) == (a.model_pos is None): raise SpbiasError("give the model once: --model MODEL (or MODEL positionally).", "e.g. spbias plan --model llama-2-13b.")
+    if a.model is not None and a.model_pos is not None and a.model != a.model_pos:
+        raise SpbiasError(f"the model is given twice ({a.model_pos!r} and --model {a.model!r}).", "give it once, e.g. spbias plan --model llama-2-13b.")
     from spbias.core import parse_seeds
-    a.model, a.seeds = a.model or a.model_pos, len(parse_seeds(a.seeds)) if a.seeds is not None else (a.n_seeds or 1)
+    a.model, a.seeds = a.model or a.model_pos or "smollm2", len(parse_seeds(a.seeds)) if a.seeds is not None else (a.n_seeds or 1)
+    device_memory = parse_bytes(a.device_memory)
+    if device_memory <= 0: raise SpbiasError(f"--device-memory {a.device_memory} is no memory.", "give each device's memory, e.g. 16GiB.")
+    if a.json is not None:  # a JSON file that cannot be written fails now, not after minutes of compiling
+        from spbias.checks import check_out
+        check_out(a.json, kind="file", exts=(".json",), flag="--json", rule=False)
     data, m = parse_mesh(a.mesh)
     for k in ("seeds", "batch_size", "max_len", "n_tokens"):
         if getattr(a, k) < 1: raise SpbiasError(f"--{k.replace('_', '-')} {getattr(a, k)} is not allowed.", "use a positive integer.")
@@ -233,7 +246,7 @@ def main(argv:list[str]|None=None)->int:
         if os.environ.get(_CHILD): raise SpbiasError(f"{data * m} forced CPU devices were asked for, {len(jax.devices())} came.", "unset XLA_FLAGS and JAX_PLATFORMS and retry.")
         print(f"{len(jax.devices())} {jax.default_backend()} device(s) here, the mesh needs {data * m}: planning on {data * m} forced CPU devices", flush=True)
         return _rerun_on_cpu(argv, data * m)
-    p = plan_step(cfg, data, m, a.seeds, a.batch_size, a.max_len, a.n_tokens, parse_bytes(a.device_memory), a.remat, a.scan_layers, a.loss, a.reserve,
+    p = plan_step(cfg, data, m, a.seeds, a.batch_size, a.max_len, a.n_tokens, device_memory, a.remat, a.scan_layers, a.loss, a.reserve,
                   name=a.model if a.model in HF_PRESETS else str(a.model))
     print(report(p))
     if a.json: Path(a.json).write_text(json.dumps(p.to_dict(), indent=2) + "\n")

@@ -19,8 +19,8 @@ from .weights import gguf_shard, read_config, weight_shards, model_from_shards
 
 # %% auto #0
 __all__ = ['HUB_PATTERNS', 'download_model', 'resolve_model', 'cache_dir', 'load_tokenizer', 'read_model_config', 'load_weights',
-           'load_model', 'load_model_on', 'model_fingerprint', 'label_token_ids', 'model_info', 'main_info',
-           'next_token_probs', 'main_next_token']
+           'load_model', 'load_model_on', 'model_fingerprint', 'label_token_ids', 'model_info', 'run_fingerprint',
+           'main_info', 'next_token_probs', 'main_next_token']
 
 # %% ../nbs/06b_pretrained.ipynb #338843f7
 HUB_PATTERNS = ["config.json", "generation_config.json", "*.safetensors", "model.safetensors.index.json", "tokenizer*",
@@ -127,7 +127,7 @@ def load_model_on(spec:str|Path, # as for `load_model`
     return (*load_model(spec, dtype, m), m)
 
 def model_fingerprint(spec:str|Path)->str:
-    "A cheap fingerprint of a checkpoint for run configs: sha256 of its config and its files' names and sizes."
+    "A cheap key of a checkpoint's files for caches (sha256 of its config and its files' names and sizes); runs record `run_fingerprint`."
     path, h = resolve_model(spec), hashlib.sha256()
     files = [path] if path.is_file() else sorted(f for f in path.iterdir() if f.is_file() and not f.name.startswith("."))
     for f in files: h.update(f"{f.name}:{f.stat().st_size}\n".encode())
@@ -171,7 +171,16 @@ def model_info(spec:str, model, tokenizer, cfg:ModelConfig)->dict:
                 heads=cfg.n_heads, kv_heads=cfg.n_kv_heads, head_dim=cfg.head_dim, d_ff=cfg.d_ff, vocab=cfg.vocab_size,
                 tied_embeddings=cfg.tie_word_embeddings, parameters=count_params(model), dtype=cfg.dtype,
                 label_token_ids=labels, label_tokens={w: tokenizer.convert_ids_to_tokens(i) for w, i in labels.items() if w != "error"},
-                fingerprint=model_fingerprint(spec))
+                fingerprint=run_fingerprint(model, cfg))
+
+def run_fingerprint(model, cfg:ModelConfig)->str:
+    "The fingerprint a run records for `model` (`spbias.run.weights_fingerprint` of its blocks unscanned, as `tune` takes it)."
+    from spbias.run import weights_fingerprint
+    from spbias.models import set_layers
+    was = (model.scanned, model.remat)
+    set_layers(model)  # scanned blocks are one stacked parameter: the run's fingerprint is of the blocks one after another
+    try: return weights_fingerprint(model, cfg)
+    finally: set_layers(model, *was)
 
 _MODEL_HELP = "'smollm2', a Hugging Face folder, a .gguf file or a hub id (default: smollm2, the offline SmolLM2-135M)"
 
@@ -183,8 +192,8 @@ def _model_arg(p, a, positional:str|None)->str:
 
 def main_info(argv:list[str])->int:
     "`spbias info [--model] MODEL [--json]`: architecture, sizes, parameter count, dtype and label-word token ids."
-    from spbias.cli import HelpFormatter
-    p = argparse.ArgumentParser(prog="spbias info", description="Architecture, sizes and label-word token ids of a model.",
+    from spbias.cli import HelpFormatter, ArgumentParser
+    p = ArgumentParser(prog="spbias info", description="Architecture, sizes and label-word token ids of a model.",
                                 formatter_class=HelpFormatter)
     p.add_argument("--model", default=None, help=_MODEL_HELP)
     p.add_argument("model_pos", nargs="?", metavar="MODEL", help="the model, positionally (an alias of --model)")
@@ -211,8 +220,8 @@ def next_token_probs(model, tokenizer, text:str, # the text to continue (special
 
 def main_next_token(argv:list[str])->int:
     "`spbias next-token [--model MODEL] TEXT [--top K] [--json]`: the K most probable next tokens, as text, with probabilities."
-    from spbias.cli import HelpFormatter
-    p = argparse.ArgumentParser(prog="spbias next-token", description="The K most probable next tokens after a text. "
+    from spbias.cli import HelpFormatter, ArgumentParser
+    p = ArgumentParser(prog="spbias next-token", description="The K most probable next tokens after a text. "
                                 "Tokens print as text (' Positive'); --json also gives the tokenizer's own form ('ĠPositive').",
                                 formatter_class=HelpFormatter)
     p.add_argument("--model", default=None, help=_MODEL_HELP)
@@ -228,5 +237,6 @@ def main_next_token(argv:list[str])->int:
     rows = next_token_probs(model, tok, a.text, a.top)
     if a.json: print(json.dumps(rows, indent=2))
     else:
-        for r in rows: print(f"{r['rank']:>3}  {r['prob']:.4f}  {r['id']:>7}  {r['text']!r}")
+        print(f"{'rank':>4}  {'prob':>6}  {'id':>7}  text")  # the columns named once, above them
+        for r in rows: print(f"{r['rank']:>4}  {r['prob']:.4f}  {r['id']:>7}  {r['text']!r}")
     return 0
