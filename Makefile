@@ -11,7 +11,8 @@ comma := ,
 EXTRAS := $(if $(filter cpu,$(ACCEL)),dev,$(if $(filter cuda tpu,$(ACCEL)),dev$(comma)$(ACCEL),$(error ACCEL must be cpu, cuda or tpu, not '$(ACCEL)')))
 
 # an offline wheelhouse (scripts/wheelhouse.py): PLATFORM/PYTHON default to this machine's; ACCEL picks JAX's extra;
-# DEV=1 adds the dev requirements, BENCH=1 torch/peft/accelerate (benchmarks/gpu.py); files above PART_MIB MiB are split
+# DEV=1 adds the dev requirements, BENCH=1 torch/peft/accelerate (benchmarks/gpu.py); files above PART_MIB MiB are split;
+# the folder is WHEELHOUSE_OUT (FORCE=1 replaces a non-empty one)
 PLATFORM ?=
 PYTHON ?=
 DEV ?=
