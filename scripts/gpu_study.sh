@@ -16,7 +16,8 @@
 #   --accel A     the accelerator doctor checks and JAX runs on (default: cuda; --tiny: cpu)
 #   --parts LIST  run only these parts, comma-separated (default: doctor,bench,sweep,publish; publish needs the sweep done)
 #   --tiny        the whole chain on a CPU in minutes: a tiny random LLaMA (spbias.testing.tiny_checkpoint, the tuning
-#                 notebook's model "tiny"), the demo set, 2 seeds, a few steps, a small bias set (needs --out)
+#                 notebook's model "tiny"), the demo set, 2 seeds, a few steps, a small bias set (needs --out, and torch:
+#                 the tiny model is built with transformers, as the tests build it)
 # Exit status: 0 every part done; 3 stopped at the budget (rerun to go on); 1 a part failed; 2 bad arguments.
 # SPBIAS and PYTHON name the commands to use (default: spbias and python on PATH); MIN_DOCTOR, MIN_BENCH, MIN_SWEEP and
 # MIN_PUBLISH the seconds a part needs to be started (default 30, 240, 120, 120; the sweep stops MIN_PUBLISH before the end).
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
     --accel) [ $# -ge 2 ] || die "--accel needs a value." "pass --accel cuda, tpu or cpu."; ACCEL=$2; shift 2;;
     --parts) [ $# -ge 2 ] || die "--parts needs a value." "pass e.g. --parts doctor,bench."; PARTS=$2; shift 2;;
     --tiny) TINY=1; shift;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
     *) die "unknown argument '$1'." "see bash scripts/gpu_study.sh --help.";;
   esac
 done
@@ -43,6 +44,9 @@ done
 for p in ${PARTS//,/ }; do [[ "$p" =~ ^(doctor|bench|sweep|publish)$ ]] || die "--parts: unknown part '$p'." "choose among doctor, bench, sweep, publish."; done
 [ "$TINY" = 1 ] && [ -z "$OUT" ] && die "--tiny writes a test chain, not the study." "pass --out DIR with --tiny."
 ACCEL=${ACCEL:-$([ "$TINY" = 1 ] && echo cpu || echo cuda)}
+if [ "$TINY" = 1 ] && ! "$PYTHON" -c "import importlib.util as u, sys; sys.exit(u.find_spec('torch') is None)" 2>/dev/null; then
+  die "--tiny builds its random model with torch and transformers (as the tests do), and torch is not installed." "install the dev requirements (make install), or run the study without --tiny."
+fi
 [[ "$ACCEL" =~ ^(cuda|tpu|cpu)$ ]] || die "--accel must be cuda, tpu or cpu, not '$ACCEL'." "pass one of them."
 if [ -n "$OUT" ]; then mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd); BASE=$OUT; else BASE=$ROOT; fi
 
@@ -72,10 +76,6 @@ else
   # a lent machine runs one command for at most 10 minutes: every part must fit a --budget-s of about 550 s
   MIN_doctor=${MIN_DOCTOR:-30} MIN_bench=${MIN_BENCH:-240} MIN_sweep=${MIN_SWEEP:-120} MIN_publish=${MIN_PUBLISH:-120}
   BENCH_ARGS=""
-fi
-if [ ! -f "$STATE/bench.done" ] && ! "$PYTHON" -c "import torch, peft" 2>/dev/null; then
-  echo "note: torch/peft are not installed: benchmarks/gpu.py runs with --no-peft (no PEFT comparison; make wheelhouse BENCH=1 carries them)"
-  BENCH_ARGS="$BENCH_ARGS --no-peft"
 fi
 
 left() { if [ -z "$BUDGET" ]; then echo 999999999; else echo $(( BUDGET - ($(date +%s) - START) )); fi; }
@@ -111,7 +111,14 @@ doctor() {  # a problem doctor finds stops the study (its sweep needs the data, 
   [ "$TINY" = 1 ] && { echo "note: doctor found problems (above); --tiny uses the demo set and a tiny model, so it goes on"; return 0; }
   return 1
 }
-bench() { "$PYTHON" benchmarks/gpu.py $BENCH_ARGS --out "$BENCH_DIR/gpu.json" 2>&1 | tee -i "$STATE/bench.log"; }
+bench() {
+  local args=$BENCH_ARGS
+  if ! "$PYTHON" -c "import torch, peft" 2>/dev/null; then
+    echo "note: torch/peft are not installed: benchmarks/gpu.py runs with --no-peft (no PEFT comparison; make wheelhouse BENCH=1 carries them)"
+    args="$args --no-peft"
+  fi
+  "$PYTHON" benchmarks/gpu.py $args --out "$BENCH_DIR/gpu.json" 2>&1 | tee -i "$STATE/bench.log"
+}
 sweep() { "$SPBIAS" sweep "$SWEEP_FILE" --out "$SWEEP_OUT" --quiet 2>&1 | tee -i -a "$STATE/sweep.log"; }
 publish() { publish_steps 2>&1 | tee -i -a "$STATE/publish.log"; }
 publish_steps() {
