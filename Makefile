@@ -10,7 +10,18 @@ ACCEL ?= cpu
 comma := ,
 EXTRAS := $(if $(filter cpu,$(ACCEL)),dev,$(if $(filter cuda tpu,$(ACCEL)),dev$(comma)$(ACCEL),$(error ACCEL must be cpu, cuda or tpu, not '$(ACCEL)')))
 
-.PHONY: install demo test test-slow lab export clean-nbs bench
+# an offline wheelhouse (scripts/wheelhouse.py): PLATFORM/PYTHON default to this machine's; ACCEL picks JAX's extra;
+# DEV=1 adds the dev requirements, BENCH=1 torch/peft/accelerate (benchmarks/gpu.py); files above PART_MIB MiB are split;
+# the folder is WHEELHOUSE_OUT (FORCE=1 replaces a non-empty one)
+PLATFORM ?=
+PYTHON ?=
+DEV ?=
+BENCH ?=
+PART_MIB ?= 60
+WHEELHOUSE_OUT ?= wheelhouse
+WHEELHOUSE ?=
+
+.PHONY: install demo test test-slow lab export clean-nbs bench wheelhouse
 
 # the environment is stale when setup.py or settings.ini (the dependencies) are newer than the last install
 $(STAMP): setup.py settings.ini
@@ -24,9 +35,20 @@ $(STAMP): setup.py settings.ini
 	echo "$(ACCEL)" > $(STAMP)
 	@if [ "$(ACCEL)" != cpu ]; then SPBIAS_ACCEL=$(ACCEL) $(BIN)/spbias doctor --accel $(ACCEL) || echo "spbias doctor found problems (above): fix them before a run"; fi
 
+# make install WHEELHOUSE=DIR: offline, from a wheelhouse (joined and sha256-checked first), pip --no-index
 install:
+ifeq ($(WHEELHOUSE),)
 	rm -f $(STAMP)
 	$(MAKE) $(STAMP)
+else
+	$(PY) scripts/wheelhouse.py install "$(WHEELHOUSE)" --venv $(VENV)
+	$(PY) -c "import json,sys; print(json.load(open(sys.argv[1]))['target']['accel'])" "$(WHEELHOUSE)/manifest.json" > $(STAMP)
+endif
+
+wheelhouse:
+	$(PY) scripts/wheelhouse.py build --out "$(WHEELHOUSE_OUT)" --accel $(ACCEL) --part-mib $(PART_MIB) \
+		$(if $(PLATFORM),--platform $(PLATFORM)) $(if $(PYTHON),--python-version $(PYTHON)) $(if $(DEV),--dev) $(if $(BENCH),--bench) \
+		$(if $(FORCE),--force)
 
 demo: $(STAMP)
 	$(BIN)/spbias demo

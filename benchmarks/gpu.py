@@ -112,13 +112,18 @@ def main(argv=None):
     p.add_argument("--peak-tflops", type=float, default=None, help="the device's dense peak TFLOP/s (default: PEAK_TFLOPS by device kind)")
     p.add_argument("--no-peft", action="store_true", help="leave PEFT out")
     a = p.parse_args(argv)
-    import jax, torch, platform
+    import jax, platform
+    try: import torch
+    except ImportError: torch = None  # a wheelhouse install without BENCH=1: spbias alone can still be measured
+    if torch is None and not a.no_peft:
+        sys.exit("gpu.py: error: torch is not installed, so PEFT cannot be measured. Fix: pass --no-peft, or install torch and peft "
+                 "(make wheelhouse BENCH=1 carries them).")
     from spbias.core import atomic_write_json, smollm2_gguf_path
     from spbias.pretrained import load_model, load_tokenizer, read_model_config
     from spbias.data import encode_texts
     from spbias.models import set_layers
     dev = jax.devices()[0]
-    tdev = "cuda" if torch.cuda.is_available() else "cpu"
+    tdev = "cuda" if torch is not None and torch.cuda.is_available() else "cpu"
     tmp = tempfile.mkdtemp()
     if a.tiny:
         from spbias.testing import tiny_checkpoint
@@ -132,7 +137,7 @@ def main(argv=None):
     res = dict(model=name, device=dict(jax_backend=jax.default_backend(), device_kind=dev.device_kind, n_devices=jax.device_count(),
                                        torch_device=torch.cuda.get_device_name(0) if tdev == "cuda" else "cpu"),
                batch_size=a.batch_size, n_tokens=8, steps=a.steps,
-               versions=dict(python=platform.python_version(), jax=jax.__version__, torch=torch.__version__), runs={})
+               versions=dict(python=platform.python_version(), jax=jax.__version__, torch=torch and torch.__version__), runs={})
     for dtype in a.dtypes.split(","):
         t0 = time.perf_counter()
         model_t = load_model(spec, dtype=dtype)
