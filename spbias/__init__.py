@@ -14,6 +14,7 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `decoder` (04): the one rotary decoder of every other family, its differences named options.
 - `models` (05): `build_model` (config in, Flax NNX decoder out) and the shardings over a device mesh.
 - `weights` (06): weight files (safetensors, torch `.bin`, GGUF) read and streamed into a model, every mismatch in one error.
+- `fingerprint` (06a): one fingerprint of a model's weights (sha1 of the config and a strided sample of every parameter): what a run records, `spbias info` prints, `predict` and `export` check.
 - `pretrained` (06b): load model — a name (`smollm2`, folder, `.gguf`, hub id) to `(model, tokenizer, ModelConfig)`; label-token ids; `spbias info`, `spbias next-token`.
 - `checkpoint` (06c): the old name of `weights` + `pretrained`, re-exported for existing code.
 - `testing` (07): tiny random checkpoints and a tiny tokenizer for fast tests; `spbias parity`.

@@ -16,11 +16,13 @@ from .config import ModelConfig
 from .models import count_params
 from .families import config_from_hf
 from .weights import gguf_shard, read_config, weight_shards, model_from_shards
+from .fingerprint import run_fingerprint  # what `spbias info` prints: the fingerprint a run records
+
 
 # %% auto #0
 __all__ = ['HUB_PATTERNS', 'download_model', 'resolve_model', 'cache_dir', 'load_tokenizer', 'read_model_config', 'load_weights',
-           'load_model', 'load_model_on', 'model_fingerprint', 'label_token_ids', 'model_info', 'run_fingerprint',
-           'main_info', 'next_token_probs', 'main_next_token']
+           'load_model', 'load_model_on', 'model_fingerprint', 'label_token_ids', 'model_info', 'main_info',
+           'next_token_probs', 'main_next_token']
 
 # %% ../nbs/06b_pretrained.ipynb #338843f7
 HUB_PATTERNS = ["config.json", "generation_config.json", "*.safetensors", "model.safetensors.index.json", "tokenizer*",
@@ -172,15 +174,6 @@ def model_info(spec:str, model, tokenizer, cfg:ModelConfig)->dict:
                 tied_embeddings=cfg.tie_word_embeddings, parameters=count_params(model), dtype=cfg.dtype,
                 label_token_ids=labels, label_tokens={w: tokenizer.convert_ids_to_tokens(i) for w, i in labels.items() if w != "error"},
                 fingerprint=run_fingerprint(model, cfg))
-
-def run_fingerprint(model, cfg:ModelConfig)->str:
-    "The fingerprint a run records for `model` (`spbias.run.weights_fingerprint` of its blocks unscanned, as `tune` takes it)."
-    from spbias.run import weights_fingerprint
-    from spbias.models import set_layers
-    was = (model.scanned, model.remat)
-    set_layers(model)  # scanned blocks are one stacked parameter: the run's fingerprint is of the blocks one after another
-    try: return weights_fingerprint(model, cfg)
-    finally: set_layers(model, *was)
 
 _MODEL_HELP = "'smollm2', a Hugging Face folder, a .gguf file or a hub id (default: smollm2, the offline SmolLM2-135M)"
 

@@ -10,6 +10,7 @@ import numpy as np
 import spbias
 from .core import SpbiasError, atomic_write_json, atomic_write_text, atomic_savez, append_jsonl, move_aside
 from .data import SPLITS, table_sha256
+from .fingerprint import weights_fingerprint  # JAX-free to import; importable from here as before
 # JAX is imported where a function needs it: `spbias sweep` and `spbias.checks` read run folders without loading it
 
 def _primary()->bool:
@@ -19,10 +20,9 @@ def _primary()->bool:
 
 # %% auto #0
 __all__ = ['CONFIG', 'FINISHED', 'CHECKPOINTS', 'PROMPT', 'SUMMARY', 'METRICS', 'RUN_MARK', 'NOTEBOOK_PARAMETERS',
-           'PRE_RUN_FILES', 'seed_dir', 'weights_fingerprint', 'run_id', 'run_record', 'run_state', 'prepare_out',
-           'agree_out', 'is_unfinished_checkpoint', 'save_checkpoint', 'latest_checkpoint', 'restore_checkpoint',
-           'rewind', 'resume', 'log_evaluation', 'finish', 'fault', 'kill_now', 'load_run', 'read_summaries',
-           'check_run']
+           'PRE_RUN_FILES', 'seed_dir', 'run_id', 'run_record', 'run_state', 'prepare_out', 'agree_out',
+           'is_unfinished_checkpoint', 'save_checkpoint', 'latest_checkpoint', 'restore_checkpoint', 'rewind', 'resume',
+           'log_evaluation', 'finish', 'fault', 'kill_now', 'load_run', 'read_summaries', 'check_run']
 
 # %% ../nbs/11b_run.ipynb #24ab6495
 # finished.json is written last: the run is complete
@@ -36,29 +36,6 @@ def seed_dir(out:str|Path, seed:int)->Path:
     return Path(out)/f"seed-{seed}"
 
 # %% ../nbs/11b_run.ipynb #6b9bb6b7
-def weights_fingerprint(model, mcfg)->str:
-    "sha1 of the model's config and of a strided sample of every parameter."
-    from flax import nnx
-    h = hashlib.sha1(json.dumps(mcfg.to_dict(), sort_keys=True, default=str).encode())
-    for path, v in sorted(nnx.to_flat_state(nnx.state(model, nnx.Param)), key=lambda kv: str(kv[0])):
-        h.update(str(path).encode()); h.update(_param_sample(v[...]).tobytes())
-    return h.hexdigest()[:16]
-
-@functools.lru_cache(maxsize=64)
-def _strided(k:int, sharding):
-    import jax, jax.numpy as jnp
-    return jax.jit(lambda x: x.reshape(-1)[::k].astype(jnp.float32), out_shardings=sharding)
-
-def _param_sample(a)->np.ndarray:
-    "Every k-th value of a parameter (about 4,096 of them) as float32, sampled where it lives across processes."
-    import jax
-    from spbias.distributed import to_host
-    k = max(1, a.size // 4096)
-    if not isinstance(a, jax.Array) or a.is_fully_addressable:
-        return np.asarray(jax.device_get(a), dtype=np.float32).reshape(-1)[::k]
-    from jax.sharding import NamedSharding, PartitionSpec
-    return to_host(_strided(k, NamedSharding(a.sharding.mesh, PartitionSpec()))(a))
-
 # where things live on this machine: the fingerprint and the table hash stand for them
 _PATH_FIELDS = ("model", "data_dir")
 
