@@ -137,10 +137,9 @@ def survival_heatmap(t:pd.DataFrame, # robustness table
     "Heatmap of survival, groups × metrics, one panel per model and tuning set; the number is the mean gap."
     import matplotlib.pyplot as plt, seaborn as sns, textwrap
     from matplotlib.colors import ListedColormap, BoundaryNorm
-    from spbias.figures import _style, attribute_name, model_name
+    from spbias.figures import _style, attribute_name, model_name, model_order, dataset_order
     _style()
-    combos = t[["model", "dataset"]].drop_duplicates().itertuples(index=False, name=None)
-    combos = list(combos)
+    combos = [(m, d) for m in model_order(t.model) for d in dataset_order(t.dataset[t.model == m])]
     rows = t[["category", "group"]].drop_duplicates().sort_values(["category", "group"])
     labels = [f"{attribute_name(c)}: {g}" for c, g in rows.itertuples(index=False)]
     cmap = ListedColormap(["#2166ac", "#d1e5f0", "#ffffff", "#fddbc7", "#b2182b"])
