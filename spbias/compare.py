@@ -20,9 +20,11 @@ __all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKE
 # %% ../nbs/23_compare.ipynb #7d6ba1d0
 def expand_inputs(paths:list|str|Path # files, folders (every *.tsv / *.tsv.gz below) or glob patterns
                  )->list[Path]:
-    "The predictions files that paths name; a pattern that matches nothing is an error."
-    files = []
+    "The predictions files that paths name (a text may join several with commas); a pattern that matches nothing is an error."
+    files, items = [], []
     for p in ([paths] if isinstance(paths, (str, Path)) else paths):
+        items += [p] if isinstance(p, Path) or Path(p).exists() else [q for q in str(p).split(",") if q]
+    for p in items:
         p = Path(p)
         if p.is_dir(): files += sorted(f for f in p.rglob("*") if f.name.endswith((".tsv", ".tsv.gz")))
         elif not p.exists() and glob.has_magic(str(p)):
@@ -316,7 +318,7 @@ def main(argv:list[str]|None=None)->int:
     ap = argparse.ArgumentParser(prog="spbias compare", formatter_class=HelpFormatter,
                                  description="Difference of gaps A − B (Welch's t, paired bootstrap over templates) and "
                                              "McNemar per prompt pair, for two sets of prompts scored on the same bias set.")
-    ap.add_argument("a", help="side A: predictions file, folder, or quoted glob pattern (one model and tuning set)")
+    ap.add_argument("a", help="side A: predictions files, folders or quoted glob patterns, joined by commas (one model and tuning set)")
     ap.add_argument("b", help="side B: the same, scored on the same rows")
     ap.add_argument("--out", type=Path, required=True, help="comparison table (.csv, .tsv or .parquet)")
     ap.add_argument("--names", default=None, help="A,B: the sides' names in tables and figure (default: model/dataset of each)")

@@ -184,7 +184,8 @@ def main(argv:list[str]|None=None)->int:
                                              "significance under each interval method, agreement with labelled inputs; rank stability; survives.")
     ap.add_argument("predictions", nargs="+", help="predictions files, folders or quoted glob patterns")
     ap.add_argument("--out", type=Path, required=True, help="robustness table (.csv, .tsv or .parquet)")
-    ap.add_argument("--label", action="append", default=[], help="NAME=PATH: another probe kind or template family to agree with (repeatable)")
+    ap.add_argument("--label", action="append", default=[], help="NAME=PATH: another probe kind or template family to agree with "
+                                                                 "(repeatable; PATH: files, folders or patterns joined by commas)")
     ap.add_argument("--top-k", type=count, default=5, help="best prompts per model/dataset by validation accuracy (0: all)")
     ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
     ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
