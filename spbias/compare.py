@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
 from .metrics import (METRICS, FAMILIES, ALPHA, SD_TINY, load_predictions, top_runs, group_metrics, select_groups,
-                            run_gaps, template_counts, resampled_gaps, bootstrap_p, adjust_pvalues, significance, _draws)
+                            run_gaps, template_counts, resampled_gaps, bootstrap_p, adjust_pvalues,
+                            significance, _draws)
 
 # %% auto #0
 __all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKERS', 'METHOD_TEXT', 'expand_inputs',
@@ -20,7 +21,7 @@ __all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKE
 # %% ../nbs/23_compare.ipynb #7d6ba1d0
 def expand_inputs(paths:list|str|Path # files, folders (every *.tsv / *.tsv.gz below) or glob patterns
                  )->list[Path]:
-    "The predictions files that paths name (a text may join several with commas); a pattern that matches nothing is an error."
+    "The predictions files that paths name (a text may join several with commas); a pattern matching nothing is an error."
     files, items = [], []
     for p in ([paths] if isinstance(paths, (str, Path)) else paths):
         items += [p] if isinstance(p, Path) or Path(p).exists() else [q for q in str(p).split(",") if q]
@@ -29,7 +30,8 @@ def expand_inputs(paths:list|str|Path # files, folders (every *.tsv / *.tsv.gz b
         if p.is_dir(): files += sorted(f for f in p.rglob("*") if f.name.endswith((".tsv", ".tsv.gz")))
         elif not p.exists() and glob.has_magic(str(p)):
             hits = sorted(Path(f) for f in glob.glob(str(p), recursive=True))
-            if not hits: raise SpbiasError(f"the pattern {p} matches no file.", "check the path (quote the pattern so the shell passes it as it is).")
+            if not hits: raise SpbiasError(f"the pattern {p} matches no file.",
+                                           "check the path (quote the pattern so the shell passes it as it is).")
             files += hits
         else: files.append(p)   # load_predictions names a missing file
     return files
@@ -65,7 +67,8 @@ def row_keys(df:pd.DataFrame # one prompt's predictions
 
 def _first_mismatch(x:pd.DataFrame, y:pd.DataFrame):
     "The first row of x not in y, else of y not in x, as (row, in_x); None when they hold the same rows."
-    m = x.assign(_x=np.arange(len(x))).merge(y.assign(_y=np.arange(len(y))), how="outer", on=ROW_KEYS + ["k"], indicator=True)
+    m = x.assign(_x=np.arange(len(x))).merge(y.assign(_y=np.arange(len(y))), how="outer",
+                                             on=ROW_KEYS + ["k"], indicator=True)
     for side, tag, pos in ((True, "left_only", "_x"), (False, "right_only", "_y")):
         hit = m[m._merge == tag].sort_values(pos)
         if len(hit): return hit.iloc[0], side, int((m._merge != "both").sum())
@@ -87,7 +90,8 @@ def _refuse(bad, who:str, names:tuple|None=None):
     row, in_x, n = bad
     x, y = names if names else ("the first", "the second")
     raise SpbiasError(f"{who} were not scored on the same rows ({n} differ): the first is category {row.category}, "
-                      f"group {row.group}, text {row.text!r}, which is in {x if in_x else y} but not in {y if in_x else x}.",
+                      f"group {row.group}, text {row.text!r}, which is in {x if in_x else y} "
+                      f"but not in {y if in_x else x}.",
                       "score both sides on the same bias set (the same `spbias templates` file and attributes), "
                       "or pass only the files of the attributes both hold.")
 
@@ -131,16 +135,17 @@ def bootstrap_diff(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (l
                    n_boot:int=2000, boot_seed:int=0, centroid:str="mean", metrics:list[str]=METRICS,
                    paired:bool=True, # draw the same templates for A and B (False: each side its own draw)
                    chunk:int=250)->pd.DataFrame:
-    "Per category × group × metric: diff = gap_a − gap_b with a percentile 95% CI and p-value over template and prompt resamples."
+    "Per category × group × metric: diff = gap_a − gap_b, percentile 95% CI and p over template and prompt resamples."
     ka, kb, rows = _by_category(pa), _by_category(pb), []
     for c in sorted(ka.keys() & kb.keys()):
         (runs_a, tpl, groups, Na), (runs_b, tpl_b, groups_b, Nb) = ka[c], kb[c]
         if tpl != tpl_b or groups != groups_b:
             raise SpbiasError(f"A and B give category {c} different template ids or groups.",
-                              "score both sides on the same bias set file (its template_id column pairs the templates).")
+                              "score both sides on the same bias set file (its template_id pairs the templates).")
         wta = _draws(boot_seed, ("compare", c), len(tpl), n_boot)
         wtb = wta if paired else _draws(boot_seed, ("compare", c, "B"), len(tpl), n_boot)
-        wpa, wpb = _draws(boot_seed, ("compare", "A"), len(runs_a), n_boot), _draws(boot_seed, ("compare", "B"), len(runs_b), n_boot)
+        wpa = _draws(boot_seed, ("compare", "A"), len(runs_a), n_boot)
+        wpb = _draws(boot_seed, ("compare", "B"), len(runs_b), n_boot)
         parts = []
         for s in range(0, n_boot, chunk):
             ra = resampled_gaps(Na, wpa[s:s + chunk], wta[s:s + chunk], metrics, centroid)
@@ -151,9 +156,11 @@ def bootstrap_diff(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (l
             for j, g in enumerate(groups):
                 x = d[:, j][np.isfinite(d[:, j])]
                 lo, hi = np.percentile(x, [2.5, 97.5]) if len(x) else (np.nan, np.nan)
-                rows.append(dict(category=c, group=g, metric=k, ci_low=lo, ci_high=hi, p_value=bootstrap_p(d[:, j], n_boot),
+                rows.append(dict(category=c, group=g, metric=k, ci_low=lo, ci_high=hi,
+                                 p_value=bootstrap_p(d[:, j], n_boot),
                                  n_templates=len(tpl)))
-    out = pd.DataFrame(rows).assign(method="paired-bootstrap" if paired else "bootstrap", n_boot=n_boot, boot_seed=boot_seed)
+    out = pd.DataFrame(rows).assign(method="paired-bootstrap" if paired else "bootstrap", n_boot=n_boot,
+                                    boot_seed=boot_seed)
     return out
 
 # %% ../nbs/23_compare.ipynb #5d36d947
@@ -163,7 +170,8 @@ COMPARE_COLUMNS = ["a", "b", "category", "group", "metric", "gap_a", "gap_b", "d
 
 def family_columns(family:str)->list[str]:
     "The columns that hold one family of a comparison's tests fixed (metrics.FAMILIES, each method apart)."
-    if family not in FAMILIES: raise SpbiasError(f"family {family!r} is unknown.", f"use one of: {', '.join(FAMILIES)}.")
+    if family not in FAMILIES: raise SpbiasError(f"family {family!r} is unknown.",
+                                                 f"use one of: {', '.join(FAMILIES)}.")
     return ["method"] + [c for c in FAMILIES[family] if c not in ("model", "dataset")]
 
 def adjust_table(t:pd.DataFrame, adjust:str="none", family:str="attribute")->pd.DataFrame:
@@ -179,7 +187,7 @@ def compare_gaps(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (loa
                  names:tuple=("A", "B"), centroid:str="mean", metrics:list[str]=METRICS,
                  adjust:str="none", family:str="attribute", n_boot:int=2000, boot_seed:int=0,
                  methods:tuple=("welch", "paired-bootstrap"))->pd.DataFrame:
-    "The comparison table: per category × group × metric and method, the difference A − B, its 95% CI, p-values, significance."
+    "The comparison table: per category × group × metric and method, A − B, its 95% CI, p-values, significance."
     check_same_rows(pa, pb, names)
     w = welch_diff(side_gaps(pa, centroid, metrics), side_gaps(pb, centroid, metrics))
     parts = [w.assign(n_templates=np.nan, n_boot=np.nan, boot_seed=np.nan)] if "welch" in methods else []
@@ -189,7 +197,7 @@ def compare_gaps(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (loa
         bo = bootstrap_diff(pa, pb, n_boot, boot_seed, centroid, metrics)
         base = w.drop(columns=["statistic", "df", "p_value", "ci_low", "ci_high", "method"])
         bo = base.merge(bo, on=DIFF_KEYS, how="left").assign(statistic=np.nan, df=np.nan)
-        untestable = w.p_value.isna().to_numpy()   # the same prompt-level rule as Welch's: n ≥ 2 each and spread above 0
+        untestable = w.p_value.isna().to_numpy()   # Welch's prompt-level rule: n ≥ 2 each and spread above 0
         bo.loc[untestable, "p_value"] = np.nan
         parts.append(bo)
     t = adjust_table(pd.concat(parts, ignore_index=True), adjust, family)
@@ -256,7 +264,8 @@ def compare_note(t:pd.DataFrame)->str:
         s = METHOD_TEXT.get(m, m)
         if m == "paired-bootstrap":
             sub = t[t.method == m]
-            s += f", {int(sub.n_boot.iloc[0])} resamples, seed {int(sub.boot_seed.iloc[0])}, {_span(sub.n_templates, 'template')} per attribute"
+            s += (f", {int(sub.n_boot.iloc[0])} resamples, seed {int(sub.boot_seed.iloc[0])}, "
+                  f"{_span(sub.n_templates, 'template')} per attribute")
         parts.append(s)
     adj, fam = t.adjust.iloc[0], t.family.iloc[0]
     rule = "the CI excludes 0" if adj == "none" else f"the {dict(holm='Holm', bh='BH').get(adj, adj)}-adjusted p < 0.05"
@@ -277,11 +286,13 @@ def diff_figure(t:pd.DataFrame, # comparison table (compare_gaps)
     from spbias.figures import _style, attribute_name, METRIC_NAMES
     colours = _style()
     t = t[t.metric.isin(metrics)]
-    if t.empty: raise SpbiasError(f"the comparison has no rows for the metrics {list(metrics)}.", f"use some of: {sorted(set(METRICS))}.")
-    keys = t[["category", "group"]].drop_duplicates().sort_values(["category", "group"]).itertuples(index=False, name=None)
-    keys = list(keys); ypos = {k: i for i, k in enumerate(keys)}
+    if t.empty: raise SpbiasError(f"the comparison has no rows for the metrics {list(metrics)}.",
+                                  f"use some of: {sorted(set(METRICS))}.")
+    keys = t[["category", "group"]].drop_duplicates().sort_values(["category", "group"])
+    keys = list(keys.itertuples(index=False, name=None)); ypos = {k: i for i, k in enumerate(keys)}
     methods = [m for m in METHOD_MARKERS if m in set(t.method)]
-    fig, axes = plt.subplots(1, len(metrics), squeeze=False, sharey=True, figsize=(4.2 * len(metrics) + 2, 0.26 * len(keys) + 1.8))
+    fig, axes = plt.subplots(1, len(metrics), squeeze=False, sharey=True,
+                             figsize=(4.2 * len(metrics) + 2, 0.26 * len(keys) + 1.8))
     for c, met in enumerate(metrics):
         ax = axes[0, c]; ax.axvline(0, color="0.3", lw=1, zorder=1)
         for k, m in enumerate(methods):
@@ -300,13 +311,15 @@ def diff_figure(t:pd.DataFrame, # comparison table (compare_gaps)
         ax.set_yticks(range(len(keys)), [f"{attribute_name(a)}: {g}" for a, g in keys], fontsize="small")
         ax.set_title(f"{METRIC_NAMES.get(met, met)}: A − B"); ax.set_xlabel("difference of gaps (A − B)")
     axes[0, 0].invert_yaxis()
-    handles = [plt.Line2D([], [], marker=METHOD_MARKERS[m], color=colours[k], ls="", label=m) for k, m in enumerate(methods)]
+    handles = [plt.Line2D([], [], marker=METHOD_MARKERS[m], color=colours[k], ls="", label=m)
+               for k, m in enumerate(methods)]
     handles.append(plt.Line2D([], [], marker="o", color="0.4", mfc="white", ls="", label="not significant"))
     fig.legend(handles=handles, loc="upper center", ncol=len(handles), frameon=False, bbox_to_anchor=(0.5, 1.0))
     fig.suptitle(f"{t.a.iloc[0]} − {t.b.iloc[0]}", y=1.03, fontweight="bold")
     fig.tight_layout()
     import textwrap
-    fig.text(0.5, 0, "\n".join(textwrap.wrap(compare_note(t), 140)), ha="center", va="top", fontsize="small", color="0.3")
+    fig.text(0.5, 0, "\n".join(textwrap.wrap(compare_note(t), 140)), ha="center", va="top",
+             fontsize="small", color="0.3")
     return fig
 
 # %% ../nbs/23_compare.ipynb #442e7843
@@ -316,26 +329,35 @@ def main(argv:list[str]|None=None)->int:
     from spbias.checks import count, positive_int, check_out, make_room
     from spbias.metrics import ADJUST
     ap = argparse.ArgumentParser(prog="spbias compare", formatter_class=HelpFormatter,
-                                 description="Difference of gaps A − B (Welch's t, paired bootstrap over templates) and "
-                                             "McNemar per prompt pair, for two sets of prompts scored on the same bias set.")
-    ap.add_argument("a", help="side A: predictions files, folders or quoted glob patterns, joined by commas (one model and tuning set)")
+                                 description="Difference of gaps A − B (Welch's t, paired bootstrap over templates) "
+                                             "and McNemar per prompt pair, for two sets of prompts scored on the "
+                                             "same bias set.")
+    ap.add_argument("a",
+                    help="side A: predictions files, folders or quoted glob patterns, joined by commas "
+                         "(one model and tuning set)")
     ap.add_argument("b", help="side B: the same, scored on the same rows")
     ap.add_argument("--out", type=Path, required=True, help="comparison table (.csv, .tsv or .parquet)")
-    ap.add_argument("--names", default=None, help="A,B: the sides' names in tables and figure (default: model/dataset of each)")
+    ap.add_argument("--names", default=None,
+                    help="A,B: the sides' names in tables and figure (default: model/dataset of each)")
     ap.add_argument("--top-k", type=count, default=5, help="best prompts per side by validation accuracy (0: all)")
     ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
     ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
-    ap.add_argument("--adjust", choices=list(ADJUST), default="none", help="adjust p-values within each --family (Holm or BH)")
+    ap.add_argument("--adjust", choices=list(ADJUST), default="none",
+                    help="adjust p-values within each --family (Holm or BH)")
     ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
-                    help="tests adjusted together: attribute (one attribute's groups, one metric), set (all attributes, one metric), all")
+                    help="tests adjusted together: attribute (one attribute's groups, one metric), "
+                         "set (all attributes, one metric), all")
     ap.add_argument("--n-boot", type=positive_int, default=2000, help="paired bootstrap resamples")
     ap.add_argument("--boot-seed", type=int, default=0, help="bootstrap seed")
     ap.add_argument("--pairs", choices=PAIRINGS, default="rank",
-                    help="McNemar's prompt pairs: rank (i-th best of A with i-th best of B by validation accuracy) or all")
+                    help="McNemar's prompt pairs: rank (i-th best of A with i-th best of B by validation "
+                         "accuracy) or all")
     ap.add_argument("--mcnemar", type=Path, help="also write the McNemar table per prompt pair to this file")
     ap.add_argument("--figure", type=Path, help="difference plot: PATH's stem as .png and .pdf")
-    ap.add_argument("--figure-metrics", default="positive_FPR,negative_FPR", help="comma-separated metrics of the figure")
-    ap.add_argument("--force", action="store_true", help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
+    ap.add_argument("--figure-metrics", default="positive_FPR,negative_FPR",
+                    help="comma-separated metrics of the figure")
+    ap.add_argument("--force", action="store_true",
+                    help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     if a.mcnemar: check_out(a.mcnemar, a.force, exts=tuple(TABLE_FORMATS), flag="--mcnemar")
@@ -345,11 +367,13 @@ def main(argv:list[str]|None=None)->int:
     if bad := [m for m in fig_metrics if m not in METRICS]:
         raise SpbiasError(f"--figure-metrics: {bad} name no metric.", f"use some of: {', '.join(METRICS)}.")
     names = tuple(a.names.split(",")) if a.names else None
-    if names is not None and len(names) != 2: raise SpbiasError(f"--names {a.names!r} is not two names.", "pass A,B, e.g. --names sst5,semeval.")
+    if names is not None and len(names) != 2:
+        raise SpbiasError(f"--names {a.names!r} is not two names.", "pass A,B, e.g. --names sst5,semeval.")
     pa, pb = load_side(a.a, "A", a.top_k, a.select), load_side(a.b, "B", a.top_k, a.select)
     check_same_rows(pa, pb)   # before any statistic; the message says A and B as the arguments do
     if names is None: names = tuple(f"{p.model.iloc[0]}/{p.dataset.iloc[0]}" for p in (pa, pb))
-    t = compare_gaps(pa, pb, names, a.centroid, adjust=a.adjust, family=a.family, n_boot=a.n_boot, boot_seed=a.boot_seed)
+    t = compare_gaps(pa, pb, names, a.centroid, adjust=a.adjust, family=a.family, n_boot=a.n_boot,
+                     boot_seed=a.boot_seed)
     mc = mcnemar_pairs(pa, pb, names, a.pairs, a.adjust)
     make_room([a.out, a.mcnemar] + figs)
     save_table(t, a.out)
@@ -357,9 +381,12 @@ def main(argv:list[str]|None=None)->int:
     if a.figure:
         from spbias.figures import save_figure
         save_figure(diff_figure(t, fig_metrics), a.figure.parent, a.figure.stem)
-    print(f"wrote {len(t)} rows to {a.out}: {names[0]} ({pa.run.nunique()} prompts) − {names[1]} ({pb.run.nunique()} prompts)")
+    print(f"wrote {len(t)} rows to {a.out}: {names[0]} ({pa.run.nunique()} prompts) − "
+          f"{names[1]} ({pb.run.nunique()} prompts)")
     for m, g in t.groupby("method", sort=False):
-        print(f"  {m}: {int((g.significance != 0).sum())} of {int(g.p_value.notna().sum())} testable differences significant")
+        print(f"  {m}: {int((g.significance != 0).sum())} of {int(g.p_value.notna().sum())} "
+              "testable differences significant")
     allrows = mc[mc.category == "all"]
-    print(f"  McNemar ({a.pairs} pairs): {int((allrows.p_adjusted < ALPHA).sum())} of {len(allrows)} pairs differ in accuracy on all rows")
+    print(f"  McNemar ({a.pairs} pairs): {int((allrows.p_adjusted < ALPHA).sum())} of {len(allrows)} "
+          "pairs differ in accuracy on all rows")
     return 0

@@ -46,12 +46,14 @@ def rank_stability(gaps:pd.DataFrame # per-prompt gaps (metrics.run_gaps)
 
 # %% ../nbs/24_robustness.ipynb #25ebbff4
 def template_sd(preds:pd.DataFrame, # the predictions behind the gaps (top-k prompts, selected groups), with template_id
-                n_boot:int=2000, boot_seed:int=0, centroid:str="mean", metrics:list[str]=METRICS, chunk:int=250)->pd.DataFrame:
+                n_boot:int=2000, boot_seed:int=0, centroid:str="mean", metrics:list[str]=METRICS,
+                chunk:int=250)->pd.DataFrame:
     "Per gap: sd_templates, the sd of its mean gap over template resamples with every prompt kept once."
     rows = []
     for (m, d, c), (runs, tpls, groups, N) in template_counts(preds).items():
         wt, wp = _draws(boot_seed, (m, d, c, "templates"), len(tpls), n_boot), np.ones((n_boot, len(runs)), np.int64)
-        parts = [resampled_gaps(N, wp[s:s + chunk], wt[s:s + chunk], metrics, centroid) for s in range(0, n_boot, chunk)]
+        parts = [resampled_gaps(N, wp[s:s + chunk], wt[s:s + chunk], metrics, centroid)
+                 for s in range(0, n_boot, chunk)]
         for k in metrics:
             x = np.concatenate([p[k] for p in parts])   # [B, G]
             for j, g in enumerate(groups):
@@ -68,7 +70,8 @@ def method_significance(preds:pd.DataFrame, top_k:int|None=None, centroid:str="m
     "Per gap: sig_<method> (+1, −1, 0) and p_<method> under each interval method, adjusted within the family."
     out = None
     for ci in methods:
-        t = gap_table(preds, top_k=top_k, centroid=centroid, select=select, ci=ci, adjust="none", n_boot=n_boot, boot_seed=boot_seed)
+        t = gap_table(preds, top_k=top_k, centroid=centroid, select=select, ci=ci, adjust="none", n_boot=n_boot,
+                      boot_seed=boot_seed)
         t["p_adjusted"] = adjust_pvalues(t, adjust, family)
         t[f"sig_{ci}"] = significance(t, adjust)
         t = t.rename(columns={"p_adjusted": f"p_{ci}"})[SUMMARY_KEYS + [f"sig_{ci}", f"p_{ci}"]]
@@ -80,11 +83,13 @@ def label_agreement(table:pd.DataFrame, # the robustness table (SUMMARY_KEYS, ga
                    )->pd.DataFrame:
     "gap_<label> and same_sign_<label> (NaN where the labelled input lacks the gap) for each row."
     mean = gaps.groupby(SUMMARY_KEYS, sort=False).gap.mean().rename(f"gap_{label}").reset_index()
-    mine, theirs = set(map(tuple, table[["model", "dataset"]].drop_duplicates().to_numpy())), set(map(tuple, mean[["model", "dataset"]].drop_duplicates().to_numpy()))
+    combos = lambda d: set(map(tuple, d[["model", "dataset"]].drop_duplicates().to_numpy()))
+    mine, theirs = combos(table), combos(mean)
     if mine <= theirs: on = SUMMARY_KEYS
     elif len(theirs) == 1: on, mean = ["category", "group", "metric"], mean.drop(columns=["model", "dataset"])
-    else: raise SpbiasError(f"--label {label} holds {len(theirs)} models or tuning sets, not those of the main predictions.",
-                            "give a labelled input either the same models and tuning sets as the main one, or one model and tuning set.")
+    else: raise SpbiasError(f"--label {label} holds {len(theirs)} models or tuning sets, not those of the main "
+                            "predictions.", "give a labelled input either the same models and tuning sets as the "
+                            "main one, or one model and tuning set.")
     out = table.merge(mean, on=on, how="left")
     same = np.sign(out[f"gap_{label}"]) == np.sign(out.gap_mean)
     out[f"same_sign_{label}"] = same.where(out[f"gap_{label}"].notna())
@@ -94,14 +99,15 @@ def robustness_table(preds:pd.DataFrame, # predictions (load_predictions)
                      labelled:dict|None=None, # {label: predictions} of other probes or template families
                      top_k:int|None=5, centroid:str="mean", select=None, ci:str="t", adjust:str="none",
                      family:str="attribute", min_agreement:float=0.8, n_boot:int=2000, boot_seed:int=0)->pd.DataFrame:
-    "Per gap: sign agreement, spread over prompts and templates, significance under each method, agreement with labelled inputs, rank stability, survives."
+    "Per gap: sign agreement, spreads, significance per method, agreement with labelled inputs, rank stability, survives."
     if ci not in CI_ORDER: raise SpbiasError(f"ci {ci!r} is unknown.", f"use one of: {', '.join(CI_ORDER)}.")
     top = keep_selected(top_runs(preds, top_k), select)
     gaps = run_gaps(group_metrics(top), centroid)
     t = sign_agreement(gaps)
-    t["se_prompts"] = t.sd_prompts / np.sqrt(t.sign_n)   # the standard error over prompts, beside sd_templates (a standard error over templates)
+    t["se_prompts"] = t.sd_prompts / np.sqrt(t.sign_n)   # standard error over prompts; sd_templates: over templates
     t = t.merge(template_sd(top, n_boot, boot_seed, centroid), on=SUMMARY_KEYS, how="left")
-    t = t.merge(method_significance(top, None, centroid, None, adjust, family, n_boot, boot_seed), on=SUMMARY_KEYS, how="left")
+    t = t.merge(method_significance(top, None, centroid, None, adjust, family, n_boot, boot_seed),
+                on=SUMMARY_KEYS, how="left")
     checked = pd.Series(0, index=t.index); agree = pd.Series(True, index=t.index)
     for label, lp in (labelled or {}).items():
         lg = run_gaps(group_metrics(keep_selected(top_runs(lp, top_k), select)), centroid)
@@ -127,9 +133,11 @@ def robustness_note(t:pd.DataFrame)->str:
     "The rules behind `survives`, with n."
     n = t.groupby(["model", "dataset"]).sign_n.max()
     adj = t.adjust.iloc[0]
-    rule = "its 95% CI excludes 0" if adj == "none" else f"its {dict(holm='Holm', bh='BH').get(adj, adj)}-adjusted p < 0.05 (family: {t.family.iloc[0]})"
+    rule = ("its 95% CI excludes 0" if adj == "none" else
+            f"its {dict(holm='Holm', bh='BH').get(adj, adj)}-adjusted p < 0.05 (family: {t.family.iloc[0]})")
     labels = [c[len("same_sign_"):] for c in t.columns if c.startswith("same_sign_")]
-    return (f"survives: significant under {t.survival_ci.iloc[0]} ({rule}), at least {t.min_agreement.iloc[0]:g} of its "
+    return (f"survives: significant under {t.survival_ci.iloc[0]} ({rule}), "
+            f"at least {t.min_agreement.iloc[0]:g} of its "
             f"n = {int(n.min())}{'' if n.min() == n.max() else f'–{int(n.max())}'} prompts share its sign"
             + (f", and the same sign in {', '.join(labels)}" if labels else ""))
 
@@ -150,18 +158,25 @@ def survival_heatmap(t:pd.DataFrame, # robustness table
     for k, (m, d) in enumerate(combos):
         s = t[(t.model == m) & (t.dataset == d)].assign(code=lambda x: survival_code(x))
         key = pd.MultiIndex.from_frame(rows)
-        code = s.pivot_table(index=["category", "group"], columns="metric", values="code", aggfunc="first").reindex(index=key, columns=list(metrics))
-        val = s.pivot_table(index=["category", "group"], columns="metric", values="gap_mean", aggfunc="first").reindex(index=key, columns=list(metrics))
-        sns.heatmap(code.to_numpy(float), ax=axes[0, k], cmap=cmap, norm=norm, cbar=False, linewidths=0.4, linecolor="0.85",
-                    annot=val.map(lambda v: "" if pd.isna(v) else f"{v:+.2f}").to_numpy(), fmt="", annot_kws={"size": 6})
-        axes[0, k].set_xticks(np.arange(len(metrics)) + 0.5, [m_.replace("_", " ") for m_ in metrics], rotation=60, ha="right")
+        code = s.pivot_table(index=["category", "group"], columns="metric", values="code",
+                             aggfunc="first").reindex(index=key, columns=list(metrics))
+        val = s.pivot_table(index=["category", "group"], columns="metric", values="gap_mean",
+                            aggfunc="first").reindex(index=key, columns=list(metrics))
+        sns.heatmap(code.to_numpy(float), ax=axes[0, k], cmap=cmap, norm=norm, cbar=False,
+                    linewidths=0.4, linecolor="0.85",
+                    annot=val.map(lambda v: "" if pd.isna(v) else f"{v:+.2f}").to_numpy(), fmt="",
+                    annot_kws={"size": 6})
+        axes[0, k].set_xticks(np.arange(len(metrics)) + 0.5, [m_.replace("_", " ") for m_ in metrics],
+                              rotation=60, ha="right")
         axes[0, k].set_title(f"{model_name(m)} · {d}")
     axes[0, 0].set_yticks(np.arange(len(rows)) + 0.5, labels, rotation=0, fontsize="small")
-    handles = [plt.Rectangle((0, 0), 1, 1, fc=cmap(i), ec="0.6", label=lab) for i, (_, lab) in enumerate(SURVIVAL_CLASSES)]
+    handles = [plt.Rectangle((0, 0), 1, 1, fc=cmap(i), ec="0.6", label=lab)
+               for i, (_, lab) in enumerate(SURVIVAL_CLASSES)]
     fig.legend(handles=handles, loc="upper center", ncol=3, frameon=False, bbox_to_anchor=(0.5, 1.0), fontsize="small")
     fig.suptitle("Which gaps survive", y=1.04, fontweight="bold")
     fig.tight_layout()
-    fig.text(0.5, 0, "\n".join(textwrap.wrap(robustness_note(t), 120)), ha="center", va="top", fontsize="small", color="0.3")
+    fig.text(0.5, 0, "\n".join(textwrap.wrap(robustness_note(t), 120)), ha="center", va="top",
+             fontsize="small", color="0.3")
     return fig
 
 # %% ../nbs/24_robustness.ipynb #6cfeab9a
@@ -180,32 +195,41 @@ def main(argv:list[str]|None=None)->int:
     from spbias.checks import count, positive_int, check_out, make_room
     from spbias.metrics import ADJUST
     ap = argparse.ArgumentParser(prog="spbias robustness", formatter_class=HelpFormatter,
-                                 description="Per gap: sign agreement across prompts, spread across prompts and templates, "
-                                             "significance under each interval method, agreement with labelled inputs; rank stability; survives.")
+                                 description="Per gap: sign agreement across prompts, spread across prompts and "
+                                             "templates, significance under each interval method, agreement with "
+                                             "labelled inputs; rank stability; survives.")
     ap.add_argument("predictions", nargs="+", help="predictions files, folders or quoted glob patterns")
     ap.add_argument("--out", type=Path, required=True, help="robustness table (.csv, .tsv or .parquet)")
-    ap.add_argument("--label", action="append", default=[], help="NAME=PATH: another probe kind or template family to agree with "
-                                                                 "(repeatable; PATH: files, folders or patterns joined by commas)")
-    ap.add_argument("--top-k", type=count, default=5, help="best prompts per model/dataset by validation accuracy (0: all)")
+    ap.add_argument("--label", action="append", default=[],
+                    help="NAME=PATH: another probe kind or template family to agree with (repeatable; "
+                         "PATH: files, folders or patterns joined by commas)")
+    ap.add_argument("--top-k", type=count, default=5,
+                    help="best prompts per model/dataset by validation accuracy (0: all)")
     ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
     ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
     ap.add_argument("--ci", choices=list(CI_ORDER), default="t", help="the interval method `survives` uses")
-    ap.add_argument("--adjust", choices=list(ADJUST), default="none", help="adjust p-values within each --family (every method)")
-    ap.add_argument("--family", choices=list(FAMILIES), default="attribute", help="tests adjusted together (metrics.FAMILIES)")
+    ap.add_argument("--adjust", choices=list(ADJUST), default="none",
+                    help="adjust p-values within each --family (every method)")
+    ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
+                    help="tests adjusted together (metrics.FAMILIES)")
     ap.add_argument("--min-agreement", type=float, default=0.8, help="share of prompts that must share a gap's sign")
-    ap.add_argument("--n-boot", type=positive_int, default=2000, help="bootstrap resamples (templates; bootstrap interval)")
+    ap.add_argument("--n-boot", type=positive_int, default=2000,
+                    help="bootstrap resamples (templates; bootstrap interval)")
     ap.add_argument("--boot-seed", type=int, default=0, help="bootstrap seed")
     ap.add_argument("--figure", type=Path, help="survival heatmap: PATH's stem as .png and .pdf")
-    ap.add_argument("--force", action="store_true", help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
+    ap.add_argument("--force", action="store_true",
+                    help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     labels = dict(parse_label(x) for x in a.label)
-    if not 0 < a.min_agreement <= 1: raise SpbiasError(f"--min-agreement {a.min_agreement} is not in (0, 1].", "pass e.g. 0.8 (4 of 5 prompts).")
+    if not 0 < a.min_agreement <= 1: raise SpbiasError(f"--min-agreement {a.min_agreement} is not in (0, 1].",
+                                                       "pass e.g. 0.8 (4 of 5 prompts).")
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     figs = [a.figure.with_suffix(s) for s in (".png", ".pdf")] if a.figure else []
     for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure")
     preds = load_predictions(expand_inputs(a.predictions))
     labelled = {k: load_predictions(expand_inputs(v)) for k, v in labels.items()}
-    t = robustness_table(preds, labelled, a.top_k, a.centroid, a.select, a.ci, a.adjust, a.family, a.min_agreement, a.n_boot, a.boot_seed)
+    t = robustness_table(preds, labelled, a.top_k, a.centroid, a.select, a.ci, a.adjust, a.family, a.min_agreement,
+                         a.n_boot, a.boot_seed)
     make_room([a.out] + figs)
     save_table(t, a.out)
     if a.figure:
