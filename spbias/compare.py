@@ -21,7 +21,7 @@ __all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKE
 # %% ../nbs/23_compare.ipynb #7d6ba1d0
 def expand_inputs(paths:list|str|Path # files, folders (every *.tsv / *.tsv.gz below) or glob patterns
                  )->list[Path]:
-    "The predictions files that paths name (a text may join several with commas); a pattern matching nothing is an error."
+    "The predictions files that paths name (a text may join several with commas); a pattern matching nothing: an error."
     files, items = [], []
     for p in ([paths] if isinstance(paths, (str, Path)) else paths):
         items += [p] if isinstance(p, Path) or Path(p).exists() else [q for q in str(p).split(",") if q]

@@ -99,7 +99,7 @@ def robustness_table(preds:pd.DataFrame, # predictions (load_predictions)
                      labelled:dict|None=None, # {label: predictions} of other probes or template families
                      top_k:int|None=5, centroid:str="mean", select=None, ci:str="t", adjust:str="none",
                      family:str="attribute", min_agreement:float=0.8, n_boot:int=2000, boot_seed:int=0)->pd.DataFrame:
-    "Per gap: sign agreement, spreads, significance per method, agreement with labelled inputs, rank stability, survives."
+    "Per gap: sign agreement, spreads, significance per method, agreement with other inputs, rank stability, survives."
     if ci not in CI_ORDER: raise SpbiasError(f"ci {ci!r} is unknown.", f"use one of: {', '.join(CI_ORDER)}.")
     top = keep_selected(top_runs(preds, top_k), select)
     gaps = run_gaps(group_metrics(top), centroid)
