@@ -32,6 +32,8 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `templates` (20): generate bias set — templates and lexicons to a bias set.
 - `apes` (21): Yes/No stereotype statements from APES templates.
 - `metrics` (22): gaps — predictions TSVs to the gap table CSV with 95% CIs; the papers' Table 2.
+- `compare` (23): compare — two sets of prompts on the same bias set: the difference of their gaps (Welch's t, paired bootstrap over templates), McNemar per prompt pair.
+- `robustness` (24): robustness — does each gap survive: sign across prompts, spread across prompts and templates, each interval method, other probes; group rank stability.
 - `probe` (30): APES Yes/No probing of a local or hosted model.
 - `hosted` (31): next-token log-probabilities from an OpenAI-compatible endpoint.
 - `manual` (32): the manual-prompt baseline, in the same predictions TSV.
