@@ -14,12 +14,13 @@ from .data import LABEL_NAMES
 __all__ = ['BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS', 'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS',
            'METRICS', 'KEYS', 'PAPERS_SELECTION', 'CI_METHODS', 'ALPHA', 'SD_TINY', 'ADJUST', 'FAMILIES', 'FAMILY',
            'MIRROR_TOL', 'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'FAMILY_COLUMNS', 'SUMMARY_KEYS',
-           'ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'load_predictions', 'confusion', 'rates', 'group_metrics',
-           'select_groups', 'run_gaps', 'top_runs', 'class_quality', 'prompt_quality', 'degenerate', 'choose_prompts',
-           'ci_method', 'testable', 'interval', 'adjust_pvalues', 'significance', 'mirror_of', 'family_sizes',
-           'n_significant', 'summarise', 'per_run_gaps', 'template_counts', 'resampled_gaps', 'bootstrap_p',
-           'bootstrap_summary', 'gap_table', 'gap_tables', 'method_note', 'family_note', 'table2', 'table2_wide',
-           'main_gaps', 'read_gaps', 'main_table2']
+           'ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'COVERAGE_FLOOR', 'METHOD_ORDER', 'load_predictions',
+           'confusion', 'rates', 'group_metrics', 'select_groups', 'run_gaps', 'top_runs', 'class_quality',
+           'quality_columns', 'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts', 'ci_method',
+           'testable', 'interval', 'adjust_pvalues', 'significance', 'mirror_of', 'family_sizes', 'n_significant',
+           'summarise', 'per_run_gaps', 'template_counts', 'resampled_gaps', 'bootstrap_p', 'bootstrap_summary',
+           'gap_table', 'gap_tables', 'method_note', 'family_note', 'coverage_file', 'measured_coverage',
+           'coverage_warning', 'coverage_advice', 'table2', 'table2_wide', 'main_gaps', 'read_gaps', 'main_table2']
 
 # %% ../nbs/22_metrics.ipynb #d5ff04bb
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
@@ -232,6 +233,22 @@ def class_quality(y_true, y_pred)->dict:
     M = np.zeros((3, 3), np.int64); M[:, int(np.argmax(C.sum(1)))] = C.sum(1)
     return dict(pred_counts=C.sum(0).tolist(), macro_f1=_macro_f1(C), majority_f1=_macro_f1(M))
 
+def quality_columns(summary:dict # a seed's summary.json
+                   )->dict:
+    "The predictions file's per-prompt quality columns (QUALITY_COLUMNS) from a seed's summary (None where it lacks them)."
+    counts = summary.get("validation_pred_counts") or {}
+    return dict(validation_loss=summary.get("validation_loss"), validation_macro_f1=summary.get("validation_macro_f1"),
+                validation_majority_f1=summary.get("validation_majority_f1"), **{f"validation_pred_{c}": counts.get(c) for c in CLASS_NAMES})
+
+def summary_quality(summary:dict)->dict:
+    "A seed's quality as `prompt_quality` gives it (basis 'validation'), or NaNs where the summary predates it (never degenerate)."
+    q = quality_columns(summary); counts = [q[c] for c in PRED_COUNT_COLUMNS]
+    if any(v is None for v in counts + [q["validation_macro_f1"], q["validation_majority_f1"]]):
+        return dict(top_class=None, top_share=np.nan, macro_f1=np.nan, majority_f1=np.nan, basis="none")
+    top = int(np.argmax(counts))
+    return dict(top_class=CLASS_NAMES[top], top_share=counts[top] / max(sum(counts), 1), macro_f1=q["validation_macro_f1"],
+                majority_f1=q["validation_majority_f1"], basis="validation")
+
 def _first(sub, c): return sub[c].iloc[0] if c in sub else np.nan
 
 def prompt_quality(preds:pd.DataFrame # predictions (load_predictions)
@@ -276,7 +293,7 @@ def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, val
     bad = q[q.why != ""]
     lines = []
     if len(bad):
-        which = "; ".join(f"{m}/{d}: " + ", ".join(f"{l} ({w})" for l, w in zip(g.label, g.why))
+        which = "; ".join((f"{m}/{d}: " if m or d else "") + ", ".join(f"{l} ({w})" for l, w in zip(g.label, g.why))
                          for (m, d), g in bad.groupby(["model", "dataset"], sort=True))
         bias = " (judged on the bias-set predictions: these files carry no validation class distribution)" if (bad.basis == "bias set").any() else ""
         if keep_degenerate: lines.append(f"{what}: kept {len(bad)} degenerate prompt(s) as --keep-degenerate asks{bias}: {which}")
@@ -291,7 +308,7 @@ def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, val
         by = "the lower validation loss" if tied.validation_loss.nunique(dropna=False) == len(tied) else "the lower validation loss, then the lower seed"
         if tied.validation_loss.isna().all(): by = "the lower seed (no validation loss recorded)"
         kept = tied.run.isin(g.run.iloc[:k])
-        ties.append(f"{m}/{d}: " + ", ".join(f"{l} (loss {_g(v)})" if pd.notna(v) else l for l, v in zip(tied.label, tied.validation_loss))
+        ties.append((f"{m}/{d}: " if m or d else "") + ", ".join(f"{l} (loss {_g(v)})" if pd.notna(v) else l for l, v in zip(tied.label, tied.validation_loss))
                     + f" at {_g(tied.validation_accuracy.iloc[0])}, kept {', '.join(tied.label[kept])} by {by}")
     if ties: lines.append(f"{what}: validation-accuracy tie(s) at the cut: " + "; ".join(ties))
     if k is not None: q = q.groupby(["model", "dataset"], sort=False).head(k)
@@ -580,6 +597,58 @@ def family_note(gaps:pd.DataFrame, # a gap table (with family, family_size and m
     if adjust in ADJUST_NAMES: return f"significant where the {ADJUST_NAMES[adjust]}-adjusted p < 0.05 ({where}){twin}"
     return f"significant where the CI excludes 0, unadjusted ({where}){twin}"
 
+# %% ../nbs/22_metrics.ipynb #327a0786
+COVERAGE_FLOOR = 0.93   # a 95% interval that held the true gap less often than this in the simulation gets a warning
+
+def coverage_file()->Path|None:
+    "The committed coverage benchmark (benchmarks/results/coverage.json in the repository), or None where it is absent."
+    from spbias.core import repo_root
+    root = repo_root()
+    p = root/"benchmarks"/"results"/"coverage.json" if root else None
+    return p if p is not None and p.is_file() else None
+
+def _coverage(path):
+    path = coverage_file() if path is None else Path(path)
+    if path is None or not Path(path).is_file(): return None
+    try: return json.loads(Path(path).read_text())
+    except (OSError, ValueError): return None
+
+def measured_coverage(ci:str, n:int, path:str|Path|None=None)->tuple[int, float]|None:
+    "The measured n (the largest at or below `n`, else the smallest) and the method's coverage there; None without the file."
+    doc = _coverage(path)
+    if not doc or doc.get("quick"): return None   # a --quick run's few replicates are no measurement
+    res = doc["results"]; ns = sorted(int(k) for k in res)
+    m = max([k for k in ns if k <= n], default=ns[0])
+    cov = res[str(m)].get(ci_method(ci), {}).get("coverage")
+    return None if cov is None else (m, float(cov))
+
+def coverage_warning(gt:pd.DataFrame, # a gap table (its ci_method and n_runs)
+                     path:str|Path|None=None)->str|None:
+    "One line where the table's interval method held the true gap in fewer than 93% of simulations at its n; None otherwise."
+    methods = gt.ci_method.dropna().unique().tolist() if "ci_method" in gt else []
+    if len(methods) != 1 or not gt.n_runs.notna().any(): return None
+    n = int(gt.groupby(["model", "dataset"]).n_runs.max().min())
+    got = measured_coverage(methods[0], n, path)
+    if got is None or got[1] >= COVERAGE_FLOOR: return None
+    m, cov = got
+    best = max(METHOD_ORDER, key=lambda k: (measured_coverage(k, n, path) or (0, -1))[1])
+    at = f"n = {n}" if m == n else f"n = {m} (the measured n nearest below {n})"
+    return (f"warning: the {methods[0]} 95% interval held the true gap in {cov:.1%} of simulated studies at {at} prompts, below 93% "
+            f"(benchmarks/coverage.py); {best} covered best there")
+
+METHOD_ORDER = ("t", "papers", "bootstrap")
+
+def coverage_advice(path:str|Path|None=None)->str:
+    "Which interval to trust at which n, from the coverage benchmark (a pointer to it where it is absent)."
+    doc = _coverage(path)
+    if not doc or doc.get("quick"): return "Which interval to trust at which n: run benchmarks/coverage.py (its results are not in this install)."
+    parts = [f"n = {k}: " + ", ".join(f"{m} {v['coverage']:.0%}" for m, v in r.items()) for k, r in sorted(doc["results"].items(), key=lambda kv: int(kv[0]))]
+    ok = {k: [m for m, v in r.items() if v["coverage"] >= COVERAGE_FLOOR] for k, r in doc["results"].items()}
+    trust = "; ".join(f"n = {k}: {', '.join(v) or 'none'}" for k, v in sorted(ok.items(), key=lambda kv: int(kv[0])))
+    return (f"Measured coverage of the true gap (benchmarks/coverage.py, simulated at the published study's variation): {' | '.join(parts)}. "
+            f"At least 93%: {trust}.")
+
+
 # %% ../nbs/22_metrics.ipynb #c176caee
 def _join(s): return "/".join(sorted(set(map(str, s))))
 
@@ -641,7 +710,7 @@ def main_gaps(argv:list[str]|None=None)->int:
     from spbias.cli import HelpFormatter
     from spbias.checks import count, positive_int
     ap = argparse.ArgumentParser(prog="spbias gaps", description="Group-fairness gaps with 95% CIs across tuned prompts.",
-                                 formatter_class=HelpFormatter)
+                                 formatter_class=HelpFormatter, epilog=coverage_advice().replace("%", "%%"))
     ap.add_argument("predictions", nargs="+", type=Path, help="predictions TSVs (or folders of them)")
     ap.add_argument("--out", type=Path, required=True, help="gap table CSV")
     ap.add_argument("--top-k", type=count, default=5, help="best prompts per model/dataset by validation accuracy (0: all); degenerate prompts skipped, ties by lower validation loss, then lower seed")
@@ -666,6 +735,7 @@ def main_gaps(argv:list[str]|None=None)->int:
     say = lambda line: print(f"spbias gaps: {line}", file=sys.stderr)
     gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, n_boot=a.n_boot, boot_seed=a.boot_seed, family=a.family,
                              keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
+    if (warn := coverage_warning(gt)): say(warn)
     from spbias.checks import make_room
     make_room([a.out, a.per_run])
     if a.per_run: save_table(per_run, a.per_run)
