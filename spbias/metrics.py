@@ -13,14 +13,15 @@ from .data import LABEL_NAMES
 # %% auto #0
 __all__ = ['BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS', 'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS',
            'METRICS', 'KEYS', 'PAPERS_SELECTION', 'CI_METHODS', 'ALPHA', 'SD_TINY', 'ADJUST', 'FAMILIES', 'FAMILY',
-           'MIRROR_TOL', 'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'FAMILY_COLUMNS', 'SUMMARY_KEYS',
-           'ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'COVERAGE_FLOOR', 'METHOD_ORDER', 'load_predictions',
-           'confusion', 'rates', 'group_metrics', 'select_groups', 'run_gaps', 'top_runs', 'class_quality',
-           'quality_columns', 'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts', 'ci_method',
-           'testable', 'interval', 'adjust_pvalues', 'significance', 'mirror_of', 'family_sizes', 'n_significant',
-           'summarise', 'per_run_gaps', 'template_counts', 'resampled_gaps', 'bootstrap_p', 'bootstrap_summary',
-           'gap_table', 'gap_tables', 'method_note', 'family_note', 'coverage_file', 'measured_coverage',
-           'coverage_warning', 'coverage_advice', 'table2', 'table2_wide', 'main_gaps', 'read_gaps', 'main_table2']
+           'MIRROR_TOL', 'MIRROR_CI_TOL', 'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'FAMILY_COLUMNS',
+           'SUMMARY_KEYS', 'ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'COVERAGE_FLOOR', 'METHOD_ORDER',
+           'load_predictions', 'confusion', 'rates', 'group_metrics', 'select_groups', 'run_gaps', 'top_runs',
+           'class_quality', 'quality_columns', 'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts',
+           'ci_method', 'testable', 'interval', 'adjust_pvalues', 'significance', 'mirror_of', 'family_sizes',
+           'n_significant', 'summarise', 'per_run_gaps', 'template_counts', 'resampled_gaps', 'bootstrap_p',
+           'bootstrap_summary', 'gap_table', 'gap_tables', 'method_note', 'family_note', 'coverage_file',
+           'measured_coverage', 'coverage_warning', 'coverage_advice', 'table2', 'table2_wide', 'main_gaps',
+           'read_gaps', 'main_table2']
 
 # %% ../nbs/22_metrics.ipynb #d5ff04bb
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
@@ -387,6 +388,7 @@ def significance(t:pd.DataFrame, # gap_mean, ci_low, ci_high, p_value (and p_adj
 
 # %% ../nbs/22_metrics.ipynb #2d985c05
 MIRROR_TOL = 1e-12  # two gaps whose sum and whose p-values' difference are within this are one mirrored test
+MIRROR_CI_TOL = 1e-9  # or whose intervals mirror each other within this (the bootstrap's p-values differ by a resample or two)
 
 def mirror_of(t:pd.DataFrame # a gap table: model, dataset, category, group, metric, gap_mean, p_value
              )->pd.Series:
@@ -398,6 +400,9 @@ def mirror_of(t:pd.DataFrame # a gap table: model, dataset, category, group, met
         if len(g) != 2 or g.group.nunique() != 2: continue
         g = g.sort_values("group"); a, b = g.gap_mean.to_numpy(float); pa, pb = g.p_value.to_numpy(float)
         same_p = (np.isnan(pa) and np.isnan(pb)) or abs(pa - pb) <= MIRROR_TOL
+        if not same_p and {"ci_low", "ci_high"} <= set(g.columns):   # the bootstrap: mirrored percentile intervals, p-values that differ in rounding
+            (la, lb), (ha, hb) = g.ci_low.to_numpy(float), g.ci_high.to_numpy(float)
+            same_p = abs(la + hb) <= MIRROR_CI_TOL and abs(ha + lb) <= MIRROR_CI_TOL and abs(pa - pb) <= .01
         if np.isfinite(a) and np.isfinite(b) and abs(a + b) <= MIRROR_TOL and same_p: out[g.index[1]] = str(g.group.iloc[0])
     return out
 
@@ -554,6 +559,8 @@ def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="non
     ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
     if ci == "bootstrap": _require_template_ids(preds)   # fail before any work
     top = top_runs(preds, top_k, keep_degenerate=keep_degenerate, share=share, log=log)
+    if not len(top): raise SpbiasError("no prompt is left: every prompt of the predictions is degenerate (the line above says why).",
+                                       "pass --keep-degenerate (keep_degenerate=True) to measure them anyway, the papers' selection.")
     gm = select_groups(group_metrics(top), select)
     gaps = run_gaps(gm, centroid, metrics)
     if ci != "bootstrap": return summarise(gaps, ci, adjust, family), gaps
