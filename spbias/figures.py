@@ -13,9 +13,9 @@ from .metrics import GAP_COLUMNS, CI_METHODS, interval, ci_method, method_note
 
 # %% auto #0
 __all__ = ['ATTRIBUTES', 'METRIC_NAMES', 'MARKERS', 'RUN_COLUMNS', 'attribute_name', 'model_name', 'dataset_order', 'model_order',
-           'synthetic_gaps', 'significance_legend', 'gap_figure', 'save_figure', 'gap_heatmap', 'markdown_table',
-           'write_table', 'read_runs', 'mean_ci', 'top_k', 'choose_hparams', 'accuracy_table', 'chosen_predictions',
-           'largest_gaps', 'describe_gap']
+           'synthetic_gaps', 'significance_legend', 'near_chance', 'gap_figure', 'save_figure', 'gap_heatmap',
+           'markdown_table', 'write_table', 'read_runs', 'mean_ci', 'top_k', 'choose_hparams', 'accuracy_table',
+           'chosen_predictions', 'largest_gaps', 'describe_gap']
 
 # %% ../nbs/41_figures.ipynb #208156fe
 ATTRIBUTES = {"grouped_age": "Age", "grouped_disability": "Disability", "grouped_gender": "Gender",
@@ -87,6 +87,14 @@ def significance_legend(gaps:pd.DataFrame # the gap table a figure draws (all of
     return f"filled = significant under {method}, family {family}{size}"
 
 
+# %% ../nbs/41_figures.ipynb #f9e3118e
+def near_chance(accuracy:pd.DataFrame # per tuning set: dataset, majority_test, test_top5_ci_low, test_top5_ci_high (the study's accuracy table)
+               )->tuple:
+    "The tuning sets whose top-k prompts are not shown to beat the majority class: the 95% CI of their mean test accuracy reaches down to its rate or below."
+    a = accuracy.dropna(subset=["majority_test", "test_top5_ci_low"])
+    return tuple(a.dataset[a.test_top5_ci_low <= a.majority_test])
+
+
 # %% ../nbs/41_figures.ipynb #0868e09d
 MARKERS = "osD^vP*Xhp<>"
 
@@ -131,10 +139,8 @@ def gap_figure(gaps:pd.DataFrame, # gap table
                                )
             ax.set_yticks(np.arange(len(groups)), groups)
             if r == 0 and c == 0: ax.invert_yaxis()  # shared y: once inverts all panels
-            ax.set_title(f"{METRIC_NAMES.get(met, met)} · tuned on {ds}")
+            ax.set_title(f"{METRIC_NAMES.get(met, met)} · tuned on {ds}" + ("\n(prompts near chance)" if ds in near_chance else ""))
             ax.xaxis.set_major_locator(MaxNLocator(nbins=4))   # few x ticks: their labels never overlap in a narrow panel
-            if ds in near_chance:
-                ax.text(0.98, 0.02, "prompts near chance", transform=ax.transAxes, ha="right", va="bottom", fontsize="small", color="0.35")
             ax.set_xlabel(METRIC_NAMES.get(met, met) if r == len(metrics) - 1 else "")
     handles = [plt.Line2D([], [], marker=MARKERS[k % len(MARKERS)], color=colours[k % len(colours)], ls="", markersize=7,
                           label=model_name(m)) for k, m in enumerate(models)]

@@ -598,7 +598,9 @@ def family_note(gaps:pd.DataFrame, # a gap table (with family, family_size and m
     if len(fam) == 1 and "family_size" in gaps and gaps.family_size.notna().any():
         tested = gaps[gaps.p_value.notna()] if "p_value" in gaps and gaps.p_value.notna().any() else gaps
         where = f"family {fam[0]}: {FAMILY_TEXTS.get(fam[0], fam[0])}, {_span(tested.family_size, 'test')}"
-    else: where = f"family: {FAMILY_TEXT}"   # a table from before families were recorded: the attribute family
+    elif "p_value" in gaps and gaps.p_value.notna().any():   # a table from before families were recorded: the attribute family, sized here
+        where = f"family: {FAMILY_TEXT}, {_span(pd.Series(family_sizes(gaps, 'attribute'))[gaps.p_value.notna().to_numpy()], 'test')}"
+    else: where = f"family: {FAMILY_TEXT}"
     twins = (mirror_of(gaps) != "").any() if {"gap_mean", "p_value"} <= set(gaps.columns) or "mirror_of" in gaps else False
     twin = "; a two-group attribute's mirror-image gaps (g, −g) count as one test" if twins else ""
     if adjust in ADJUST_NAMES: return f"significant where the {ADJUST_NAMES[adjust]}-adjusted p < 0.05 ({where}){twin}"
