@@ -70,7 +70,8 @@ def synthetic_gaps(seed:int=0, models=("facebook/opt-125m", "facebook/opt-350m",
     return pd.DataFrame(rows)
 
 # %% ../nbs/41_figures.ipynb #120d9b07
-def significance_legend(gaps:pd.DataFrame # the gap table a figure draws (all of it: the families' sizes count every attribute)
+def significance_legend(gaps:pd.DataFrame, # the gap table a figure draws (all of it: the families' sizes count every attribute)
+                        category:str|None=None # the figure's attribute: the sizes of its rows' families (None: of every row)
                        )->str:
     "What a filled marker means: the method, the adjustment, the test family and its size."
     from spbias.metrics import ADJUST_NAMES, family_sizes
@@ -82,7 +83,8 @@ def significance_legend(gaps:pd.DataFrame # the gap table a figure draws (all of
     if "family_size" in gaps: sizes = gaps.family_size
     elif "p_value" in gaps and family in ("attribute", "set", "all"): sizes = pd.Series(family_sizes(gaps, family), index=gaps.index)
     else: sizes = pd.Series(dtype=float)
-    sizes = sizes[gaps.p_value.notna()] if "p_value" in gaps and len(sizes) else sizes
+    if len(sizes) and category is not None: sizes = sizes[gaps.category == category]
+    sizes = sizes[gaps.p_value.reindex(sizes.index).notna()] if "p_value" in gaps and len(sizes) else sizes
     size = "" if not len(sizes) else f" (size {int(sizes.min())}{'' if sizes.min() == sizes.max() else f'–{int(sizes.max())}'})"
     return f"filled = significant under {method}, family {family}{size}"
 
@@ -112,7 +114,7 @@ def gap_figure(gaps:pd.DataFrame, # gap table
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
     colours = _style()
-    what_filled = significance_legend(gaps)
+    what_filled = significance_legend(gaps, category)
     g = gaps[(gaps.category == category) & gaps.metric.isin(metrics)]
     if g.empty: raise SpbiasError(f"no gaps for category {category!r} and metrics {list(metrics)}.",
                                   f"use one of the table's categories: {sorted(gaps.category.unique())}.")
