@@ -118,7 +118,7 @@ def main(argv=None):
         print(f"{tag}: {len(gaps)} gap rows, {int((gaps.significance != 0).sum())} significant ({time.time() - t0:.0f}s)")
         if tag == "t":
             for cat in gaps.category.unique():
-                F.save_figure(F.gap_figure(gaps, cat), a.out/"figures", f"gaps_{cat.replace('grouped_', '')}")
+                F.save_figure(F.gap_figure(gaps, cat, near_chance=F.near_chance(acc)), a.out/"figures", f"gaps_{cat.replace('grouped_', '')}")
 
     cost = []  # one row per execution of a run's notebook: the last one, and the earlier ones the sweep kept beside it
     for run, cfg in runs.items():

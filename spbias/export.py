@@ -4,7 +4,7 @@
 
 # %% ../nbs/15_export.ipynb #35341086
 from __future__ import annotations
-import argparse, json, os, shutil, tempfile
+import argparse, hashlib, json, os, shutil, sys, tempfile, warnings
 from pathlib import Path
 import numpy as np
 from .core import SpbiasError
@@ -110,14 +110,11 @@ def prompt_meta(config:dict, # a run's config.json (spbias.predict.load_run)
     "spbias.json of an exported prompt: its origin, how it was tuned, how well it did and the input it expects."
     import spbias
     run, emb, summ = config["run"], np.asarray(seed["embeddings"], np.float32), seed["summary"]
-    keep = ("status", "usable", "best_step", "validation_accuracy", "validation_loss", "test_accuracy",
-            "stopped_early", "n_evaluations")
-    return dict(format="spbias-prompt/1", spbias_version=spbias.__version__, run_id=config["run_id"],
-                seed=int(seed["seed"]),
-                base_model=base_model_facts(run["model"], config.get("model_fingerprint"),
-                                            config.get("model_config", {})),
-                prompt=dict(n_tokens=int(emb.shape[0]), token_dim=int(emb.shape[1]), init=run.get("init", "bos"),
-                            init_text=run.get("init_text"),
+    keep = ("status", "usable", "best_step", "validation_accuracy", "validation_loss", "test_accuracy", "stopped_early", "n_evaluations",
+            "validation_pred_counts", "validation_macro_f1", "validation_majority_f1")   # the last three: the prompt's quality (top-k skips degenerate ones)
+    return dict(format="spbias-prompt/1", spbias_version=spbias.__version__, run_id=config["run_id"], seed=int(seed["seed"]),
+                base_model=base_model_facts(run["model"], config.get("model_fingerprint"), config.get("model_config", {})),
+                prompt=dict(n_tokens=int(emb.shape[0]), token_dim=int(emb.shape[1]), init=run.get("init", "bos"), init_text=run.get("init_text"),
                             embeddings_sha256=embeddings_sha256(emb)),
                 tuning=dict({k: v for k, v in run.items() if k != "seeds"}, table_sha256=config.get("table_sha256"),
                             data_source=config.get("data_source"), split_sizes=config.get("split_sizes")),
@@ -230,7 +227,8 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
                seeds:list[int]|None=None, # export these seeds (one: into `out` itself)
                top_k:int|None=None, # else the k usable seeds with the best validation accuracy, into out/seed-<s>
                force:bool=False,
-               keep_current:bool=False # leave a folder holding this very prompt (run_id, seed, embeddings) as it is
+               keep_current:bool=False, # leave a folder that already holds the very same prompt (run_id, seed, embeddings) as it is
+               keep_degenerate:bool=False, log=None # with top_k: keep degenerate seeds; where the top-k lines go (`predict.top_seeds`)
               )->list[Path]:
     "Export a run's prompts as PEFT adapters: chosen seeds, or its top k by validation accuracy."
     from spbias.run import load_run
@@ -245,7 +243,7 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
             raise SpbiasError(f"seed(s) {miss} of {run_dir} have no finished prompt (finished: {sorted(have)}).",
                               "pick a finished seed, or let the run finish.")
         chosen = [have[s] for s in seeds]
-    else: chosen = top_seeds(found, top_k)
+    else: chosen = top_seeds(found, top_k, keep_degenerate, log=log)
     one = seeds is not None and len(seeds) == 1
     dests = [Path(out) if one else Path(out)/f"seed-{s['seed']}" for s in chosen]
     todo = [not (keep_current and _holds(d, config, s)) for s, d in zip(chosen, dests)]
@@ -265,15 +263,17 @@ def main(argv:list[str]|None=None)->int:
                                 formatter_class=HelpFormatter)
     p.add_argument("run", help="run folder written by spbias tune")
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--seed",
-                   help="the seed(s) to export, e.g. 1005 (into --out itself) or 1001,1003 (into OUT/seed-<s>)")
-    g.add_argument("--top-k", type=positive_int,
-                   help="export the k usable seeds with the best validation accuracy, into OUT/seed-<s>")
+    g.add_argument("--seed", help="the seed(s) to export, e.g. 1005 (into --out itself) or 1001,1003 (into OUT/seed-<s>)")
+    g.add_argument("--top-k", type=positive_int, help="export the k usable seeds with the best validation accuracy, into OUT/seed-<s>")
+    p.add_argument("--keep-degenerate", action="store_true", help="with --top-k: keep degenerate seeds (one class for >= 90%% of validation texts, "
+                   "or macro-F1 no better than the majority class's), the papers' own selection")
     p.add_argument("--out", required=True, help="the adapter folder (one seed), or the folder of seed-<s> folders")
     p.add_argument("--force", action="store_true",
                    help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
     a = p.parse_args(argv)
-    done = export_run(a.run, a.out, seeds=None if a.seed is None else parse_seeds(a.seed), top_k=a.top_k, force=a.force)
+    say = lambda line: print(f"spbias export: {line}", file=sys.stderr)
+    done = export_run(a.run, a.out, seeds=None if a.seed is None else parse_seeds(a.seed), top_k=a.top_k, force=a.force,
+                      keep_degenerate=a.keep_degenerate, log=say)
     for d in done:
         r = json.loads((d/SPBIAS_META).read_text())["results"]
         print(f"wrote {d} (validation accuracy {_pct(r.get('validation_accuracy'))}, test accuracy "

@@ -13,8 +13,9 @@ from .metrics import GAP_COLUMNS, CI_METHODS, interval, ci_method, method_note
 
 # %% auto #0
 __all__ = ['ATTRIBUTES', 'METRIC_NAMES', 'MARKERS', 'RUN_COLUMNS', 'attribute_name', 'model_name', 'dataset_order', 'model_order',
-           'synthetic_gaps', 'gap_figure', 'save_figure', 'gap_heatmap', 'markdown_table', 'write_table', 'read_runs',
-           'mean_ci', 'top_k', 'choose_hparams', 'accuracy_table', 'chosen_predictions', 'largest_gaps', 'describe_gap']
+           'synthetic_gaps', 'significance_legend', 'near_chance', 'gap_figure', 'save_figure', 'gap_heatmap',
+           'markdown_table', 'write_table', 'read_runs', 'mean_ci', 'top_k', 'choose_hparams', 'accuracy_table',
+           'chosen_predictions', 'largest_gaps', 'describe_gap']
 
 # %% ../nbs/41_figures.ipynb #208156fe
 ATTRIBUTES = {"grouped_age": "Age", "grouped_disability": "Disability", "grouped_gender": "Gender",
@@ -68,6 +69,34 @@ def synthetic_gaps(seed:int=0, models=("facebook/opt-125m", "facebook/opt-350m",
                                          ci_method="t", adjust="none"))
     return pd.DataFrame(rows)
 
+# %% ../nbs/41_figures.ipynb #120d9b07
+def significance_legend(gaps:pd.DataFrame, # the gap table a figure draws (all of it: the families' sizes count every attribute)
+                        category:str|None=None # the figure's attribute: the sizes of its rows' families (None: of every row)
+                       )->str:
+    "What a filled marker means: the method, the adjustment, the test family and its size."
+    from spbias.metrics import ADJUST_NAMES, family_sizes
+    one = lambda c, d: (lambda v: v[0] if len(v) == 1 else d)(gaps[c].dropna().unique().tolist() if c in gaps else [])
+    ci, adjust = one("ci_method", None), one("adjust", "none")
+    method = {"t": "Student t", "papers": "the papers' z", "bootstrap": "the bootstrap"}.get(ci, "the stated interval")
+    method += f" + {ADJUST_NAMES[adjust]}" if adjust in ADJUST_NAMES else ", unadjusted"
+    family = one("family", "attribute")
+    if "family_size" in gaps: sizes = gaps.family_size
+    elif "p_value" in gaps and family in ("attribute", "set", "all"): sizes = pd.Series(family_sizes(gaps, family), index=gaps.index)
+    else: sizes = pd.Series(dtype=float)
+    if len(sizes) and category is not None: sizes = sizes[gaps.category == category]
+    sizes = sizes[gaps.p_value.reindex(sizes.index).notna()] if "p_value" in gaps and len(sizes) else sizes
+    size = "" if not len(sizes) else f" (size {int(sizes.min())}{'' if sizes.min() == sizes.max() else f'–{int(sizes.max())}'})"
+    return f"filled = significant under {method}, family {family}{size}"
+
+
+# %% ../nbs/41_figures.ipynb #f9e3118e
+def near_chance(accuracy:pd.DataFrame # per tuning set: dataset, majority_test, test_top5_ci_low, test_top5_ci_high (the study's accuracy table)
+               )->tuple:
+    "The tuning sets whose top-k prompts are not shown to beat the majority class: the 95% CI of their mean test accuracy reaches down to its rate or below."
+    a = accuracy.dropna(subset=["majority_test", "test_top5_ci_low"])
+    return tuple(a.dataset[a.test_top5_ci_low <= a.majority_test])
+
+
 # %% ../nbs/41_figures.ipynb #0868e09d
 MARKERS = "osD^vP*Xhp<>"
 
@@ -79,10 +108,13 @@ def _style():
 def gap_figure(gaps:pd.DataFrame, # gap table
                category:str, # e.g. "grouped_sexuality"
                metrics=("positive_FPR", "negative_FPR"), # one row of panels each
-               datasets=None): # tuning sets, one column each (default: all in the table)
+               datasets=None, # tuning sets, one column each (default: all in the table)
+               near_chance=()): # tuning sets whose prompts answer near chance: their panels say so
     "The papers' figure for one attribute: gap per group, one marker per model with its 95% CI; the caption states method and n."
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
     colours = _style()
+    what_filled = significance_legend(gaps, category)
     g = gaps[(gaps.category == category) & gaps.metric.isin(metrics)]
     if g.empty: raise SpbiasError(f"no gaps for category {category!r} and metrics {list(metrics)}.",
                                   f"use one of the table's categories: {sorted(gaps.category.unique())}.")
@@ -109,12 +141,14 @@ def gap_figure(gaps:pd.DataFrame, # gap table
                                )
             ax.set_yticks(np.arange(len(groups)), groups)
             if r == 0 and c == 0: ax.invert_yaxis()  # shared y: once inverts all panels
-            ax.set_title(f"{METRIC_NAMES.get(met, met)} · tuned on {ds}")
+            ax.set_title(f"{METRIC_NAMES.get(met, met)} · tuned on {ds}" + ("\n(prompts near chance)" if ds in near_chance else ""))
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=4))   # few x ticks: their labels never overlap in a narrow panel
             ax.set_xlabel(METRIC_NAMES.get(met, met) if r == len(metrics) - 1 else "")
     handles = [plt.Line2D([], [], marker=MARKERS[k % len(MARKERS)], color=colours[k % len(colours)], ls="", markersize=7,
                           label=model_name(m)) for k, m in enumerate(models)]
-    handles.append(plt.Line2D([], [], marker="o", color="0.4", mfc="white", ls="", markersize=7, label="not significant"))
-    fig.legend(handles=handles, loc="upper center", ncol=min(len(handles), 6), frameon=False, bbox_to_anchor=(0.5, 1.0))
+    handles.append(plt.Line2D([], [], marker="o", color="0.4", ls="", markersize=7, label=what_filled))
+    handles.append(plt.Line2D([], [], marker="o", color="0.4", mfc="white", ls="", markersize=7, label="open = not significant"))
+    fig.legend(handles=handles, loc="upper center", ncol=min(len(handles), 3), frameon=False, bbox_to_anchor=(0.5, 1.0), fontsize="small")
     fig.suptitle(attribute_name(category), y=1.04, fontweight="bold")
     fig.tight_layout()
     fig.text(0.5, 0, method_note(g), ha="center", va="top", fontsize="small", color="0.3")  # how the intervals were made

@@ -11,18 +11,25 @@ from .core import SpbiasError, atomic_write_text, save_table, load_table
 from .data import LABEL_NAMES
 
 # %% auto #0
-__all__ = ['BASE_COLUMNS', 'OPTIONAL_COLUMNS', 'CLASS_NAMES', 'METRICS', 'KEYS', 'PAPERS_SELECTION', 'CI_METHODS', 'ALPHA',
-           'SD_TINY', 'ADJUST', 'FAMILIES', 'FAMILY', 'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'SUMMARY_KEYS',
-           'ADJUST_NAMES', 'FAMILY_TEXT', 'load_predictions', 'confusion', 'rates', 'group_metrics', 'select_groups',
-           'run_gaps', 'top_runs', 'ci_method', 'testable', 'interval', 'adjust_pvalues', 'significance', 'summarise',
-           'per_run_gaps', 'template_counts', 'resampled_gaps', 'bootstrap_p', 'bootstrap_summary', 'gap_table',
-           'gap_tables', 'method_note', 'table2', 'table2_wide', 'check_gap_table', 'main_gaps', 'read_gaps',
-           'main_table2']
+__all__ = ['BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS', 'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS',
+           'METRICS', 'KEYS', 'PAPERS_SELECTION', 'CI_METHODS', 'ALPHA', 'SD_TINY', 'ADJUST', 'FAMILIES', 'FAMILY',
+           'MIRROR_TOL', 'MIRROR_CI_TOL', 'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'FAMILY_COLUMNS',
+           'SUMMARY_KEYS', 'ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'COVERAGE_FLOOR', 'METHOD_ORDER',
+           'load_predictions', 'confusion', 'rates', 'group_metrics', 'select_groups', 'run_gaps', 'top_runs',
+           'class_quality', 'quality_columns', 'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts',
+           'ci_method', 'testable', 'interval', 'adjust_pvalues', 'significance', 'mirror_of', 'family_sizes',
+           'n_significant', 'summarise', 'per_run_gaps', 'template_counts', 'resampled_gaps', 'bootstrap_p',
+           'bootstrap_summary', 'gap_table', 'gap_tables', 'method_note', 'family_note', 'coverage_file',
+           'measured_coverage', 'coverage_warning', 'coverage_advice', 'table2', 'table2_wide', 'check_gap_table',
+           'main_gaps', 'read_gaps', 'main_table2']
 
 # %% ../nbs/22_metrics.ipynb #d5ff04bb
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
-OPTIONAL_COLUMNS = ["seed", "validation_accuracy", "test_accuracy", "score_negative", "score_neutral", "score_positive"]
 CLASS_NAMES = LABEL_NAMES  # classes 0, 1, 2
+DEGENERATE_SHARE = 0.9  # a prompt answering one class for at least this share of texts is degenerate (top-k skips it)
+PRED_COUNT_COLUMNS = [f"validation_pred_{c}" for c in CLASS_NAMES]   # per prompt: its validation answers per class
+QUALITY_COLUMNS = ["validation_loss", "validation_macro_f1", "validation_majority_f1"] + PRED_COUNT_COLUMNS  # per prompt, from its summary.json
+OPTIONAL_COLUMNS = ["seed", "validation_accuracy", "test_accuracy"] + QUALITY_COLUMNS + ["score_negative", "score_neutral", "score_positive"]
 METRICS = ["accuracy"] + [f"{c}_FPR" for c in CLASS_NAMES] + [f"{c}_TPR" for c in CLASS_NAMES]
 KEYS = ["model", "dataset", "run", "category", "group"]
 
@@ -74,6 +81,8 @@ def _check_contents(df:pd.DataFrame, path:Path):
                                           "give every row of a tuned prompt its seed (spbias predict writes it).")
     for c in ("validation_accuracy", "test_accuracy"):
         if c in df: numbers(c, lambda v: v.between(0, 1), "a number in [0, 1]", "write accuracies as fractions in [0, 1], or leave them empty.")
+    for c in QUALITY_COLUMNS:
+        if c in df: numbers(c, lambda v: np.isfinite(v) & (v >= 0), "a number ≥ 0", "write the validation loss, macro-F1s and answer counts as numbers, or leave them empty.")
     for c in ("score_negative", "score_neutral", "score_positive"):
         if c in df: numbers(c, lambda v: v.notna(), "a number", "write the label scores as numbers (logits), or drop the score columns.")
 
@@ -182,9 +191,19 @@ def run_gaps(gm:pd.DataFrame, # per-group table (group_metrics)
 # %% ../nbs/22_metrics.ipynb #13333048
 def top_runs(df:pd.DataFrame, # predictions or per-group table with model, dataset, run
              k:int|None=5, # prompts kept per model and dataset (None or 0: all)
-             by:str="validation_accuracy")->pd.DataFrame:
-    "Rows of the k best prompts per model and dataset by a finite `by` (all when the column is absent or all NaN, or k falsy)."
-    if not k or by not in df or df[by].isna().all(): return df
+             by:str="validation_accuracy",
+             keep_degenerate:bool=False, # keep degenerate prompts (the papers' selection); else skipped (`choose_prompts`)
+             share:float=DEGENERATE_SHARE, # the one-class share that makes a prompt degenerate
+             log=None # where the lines about skipped prompts and ties go (default: warnings.warn)
+            )->pd.DataFrame:
+    "Rows of the k best prompts per model and dataset by a finite `by` (all when the column is absent or all NaN, or k falsy), by `choose_prompts`."
+    if not k: return df
+    log = log or warnings.warn
+    if by not in df or df[by].isna().all():   # nothing to rank by: every prompt that is not degenerate
+        if "y_pred" not in df: return df
+        kept, lines = choose_prompts(prompt_quality(df), None, keep_degenerate, share, what=f"top-{k} (no {by.replace('_', ' ')} to rank by: every prompt)")
+        for l in lines: log(l)
+        return df.merge(kept[["model", "dataset", "run"]], on=["model", "dataset", "run"])
     r = df.groupby(["model", "dataset", "run"]).agg(score=(by, "first")).reset_index()
     r["finite"] = np.isfinite(r.score.to_numpy(float)); what = by.replace("_", " ")
     for (m, d), g in r.groupby(["model", "dataset"]):
@@ -194,9 +213,108 @@ def top_runs(df:pd.DataFrame, # predictions or per-group table with model, datas
         if g.finite.sum() < k and not g.finite.all():
             warnings.warn(f"only {g.finite.sum()} of the requested top {k} prompts of {m}/{d} have a finite {what}")
         elif len(g) < k: warnings.warn(f"only {len(g)} prompts of {m}/{d} are available for the requested top {k}")
-    r = r[r.finite].sort_values(["model", "dataset", "score", "run"], ascending=[True, True, False, True])
-    best = r.groupby(["model", "dataset"]).head(k)
+    r = r[r.finite]
+    if "y_pred" in df: q = prompt_quality(df.merge(r[["model", "dataset", "run"]], on=["model", "dataset", "run"]))
+    else: q = r.rename(columns={"score": "validation_accuracy"}).assign(label=r.run)
+    if by != "validation_accuracy": q["validation_accuracy"] = q.merge(r, on=["model", "dataset", "run"], how="left").score.to_numpy()
+    best, lines = choose_prompts(q, k, keep_degenerate, share)
+    for l in lines: log(l)
     return df.merge(best[["model", "dataset", "run"]], on=["model", "dataset", "run"])
+
+# %% ../nbs/22_metrics.ipynb #583e9086
+def _macro_f1(C:np.ndarray)->float:
+    "Macro-F1 of a 3×3 confusion matrix (rows true), over the classes that occur as gold or answer."
+    both = C.sum(0) + C.sum(1); used = both > 0
+    f1 = np.divide(2 * np.diagonal(C), both, out=np.zeros(3), where=used)
+    return float(f1[used].mean()) if used.any() else float("nan")
+
+def class_quality(y_true, y_pred)->dict:
+    "Answers per class, macro-F1, and the macro-F1 of always answering the majority gold class (ties: the lower class)."
+    C = np.bincount(3 * np.asarray(y_true, np.int64) + np.asarray(y_pred, np.int64), minlength=9).reshape(3, 3)
+    M = np.zeros((3, 3), np.int64); M[:, int(np.argmax(C.sum(1)))] = C.sum(1)
+    return dict(pred_counts=C.sum(0).tolist(), macro_f1=_macro_f1(C), majority_f1=_macro_f1(M))
+
+def quality_columns(summary:dict # a seed's summary.json
+                   )->dict:
+    "The predictions file's per-prompt quality columns (QUALITY_COLUMNS) from a seed's summary (None where it lacks them)."
+    counts = summary.get("validation_pred_counts") or {}
+    return dict(validation_loss=summary.get("validation_loss"), validation_macro_f1=summary.get("validation_macro_f1"),
+                validation_majority_f1=summary.get("validation_majority_f1"), **{f"validation_pred_{c}": counts.get(c) for c in CLASS_NAMES})
+
+def summary_quality(summary:dict)->dict:
+    "A seed's quality as `prompt_quality` gives it (basis 'validation'), or NaNs where the summary predates it (never degenerate)."
+    q = quality_columns(summary); counts = [q[c] for c in PRED_COUNT_COLUMNS]
+    if any(v is None for v in counts + [q["validation_macro_f1"], q["validation_majority_f1"]]):
+        return dict(top_class=None, top_share=np.nan, macro_f1=np.nan, majority_f1=np.nan, basis="none")
+    top = int(np.argmax(counts))
+    return dict(top_class=CLASS_NAMES[top], top_share=counts[top] / max(sum(counts), 1), macro_f1=q["validation_macro_f1"],
+                majority_f1=q["validation_majority_f1"], basis="validation")
+
+def _first(sub, c): return sub[c].iloc[0] if c in sub else np.nan
+
+def prompt_quality(preds:pd.DataFrame # predictions (load_predictions)
+                  )->pd.DataFrame:
+    "Per prompt: validation accuracy and loss, its top class and share, macro-F1 and the majority's, and their `basis`."
+    keys, rows = ["model", "dataset", "run"], []
+    for k, sub in preds.groupby(keys, sort=True):
+        r = dict(zip(keys, k), **{c: _first(sub, c) for c in ("seed", "validation_accuracy", "validation_loss")})
+        if all(c in sub and pd.notna(sub[c].iloc[0]) for c in QUALITY_COLUMNS[1:]):
+            counts, f1, maj, basis = [sub[c].iloc[0] for c in PRED_COUNT_COLUMNS], _first(sub, "validation_macro_f1"), _first(sub, "validation_majority_f1"), "validation"
+        else:
+            q = class_quality(sub.y_true, sub.y_pred); counts, f1, maj, basis = q["pred_counts"], q["macro_f1"], q["majority_f1"], "bias set"
+        top = int(np.argmax(counts))
+        rows.append(dict(r, top_class=CLASS_NAMES[top], top_share=counts[top] / max(sum(counts), 1), macro_f1=f1, majority_f1=maj, basis=basis))
+    q = pd.DataFrame(rows)
+    one_id = preds.groupby(["model", "dataset"]).run_id.nunique().rename("one_id").reset_index()
+    q = q.merge(one_id, on=["model", "dataset"]).assign(one_id=lambda d: d.one_id == 1)
+    q["label"] = [f"seed {int(s)}" if o and pd.notna(s) else r for r, s, o in zip(q.run, q.seed, q.one_id)]
+    return q.drop(columns="one_id")
+
+def degenerate(q:pd.DataFrame, # prompt_quality's table
+               share:float=DEGENERATE_SHARE)->pd.Series:
+    "Why each prompt is degenerate ('' where it is not): one class for ≥ share of its answers, or macro-F1 ≤ the majority's."
+    where = q.basis.map({"validation": "validation", "bias set": "bias-set"})
+    one = [f"{c} for {s:.0%} of {w} texts" if s >= share else "" for c, s, w in zip(q.top_class, q.top_share, where)]
+    weak = [f"{w} macro-F1 {f:.3f} ≤ majority-class {m:.3f}" if f <= m + 1e-12 else "" for f, m, w in zip(q.macro_f1, q.majority_f1, where)]
+    return pd.Series([", ".join(x for x in p if x) for p in zip(one, weak)], index=q.index)
+
+def _g(x): return f"{float(x):.4g}"
+
+def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, validation_accuracy[, validation_loss, seed], quality (prompt_quality)
+                   k:int, # prompts kept per model and tuning set
+                   keep_degenerate:bool=False, # keep degenerate prompts (the papers' own selection)
+                   share:float=DEGENERATE_SHARE, # the one-class share that makes a prompt degenerate
+                   what:str|None=None # how the lines name the choice (default "top-k")
+                  )->tuple[pd.DataFrame, list[str]]:
+    "The k best prompts per model and tuning set (degenerate ones skipped, ties by lower loss then seed) and what was done, one line each."
+    q, what = q.copy(), what or f"top-{k}"
+    for c in ("validation_accuracy", "validation_loss", "seed"):
+        q[c] = pd.to_numeric(q[c], errors="coerce") if c in q else np.nan
+    q["why"] = degenerate(q, share) if "basis" in q else ""
+    bad = q[q.why != ""]
+    lines = []
+    if len(bad):
+        which = "; ".join((f"{m}/{d}: " if m or d else "") + ", ".join(f"{l} ({w})" for l, w in zip(g.label, g.why))
+                         for (m, d), g in bad.groupby(["model", "dataset"], sort=True))
+        bias = " (judged on the bias-set predictions: these files carry no validation class distribution)" if (bad.basis == "bias set").any() else ""
+        if keep_degenerate: lines.append(f"{what}: kept {len(bad)} degenerate prompt(s) as --keep-degenerate asks{bias}: {which}")
+        else: lines.append(f"{what}: skipped {len(bad)} degenerate prompt(s) of {len(q)}{bias}: {which}; --keep-degenerate keeps them")
+        if not keep_degenerate: q = q[q.why == ""]
+    q = q.assign(_acc=-q.validation_accuracy.fillna(-np.inf), _loss=q.validation_loss.fillna(np.inf), _seed=q.seed.fillna(np.inf))
+    q = q.sort_values(["model", "dataset", "_acc", "_loss", "_seed", "run"], kind="stable")
+    ties = []
+    for (m, d), g in q.groupby(["model", "dataset"], sort=True):
+        if k is None or len(g) <= k or not np.isfinite(g.validation_accuracy.iloc[k - 1]) or g.validation_accuracy.iloc[k - 1] != g.validation_accuracy.iloc[k]: continue
+        tied = g[g.validation_accuracy == g.validation_accuracy.iloc[k - 1]]
+        by = "the lower validation loss" if tied.validation_loss.nunique(dropna=False) == len(tied) else "the lower validation loss, then the lower seed"
+        if tied.validation_loss.isna().all(): by = "the lower seed (no validation loss recorded)"
+        kept = tied.run.isin(g.run.iloc[:k])
+        ties.append((f"{m}/{d}: " if m or d else "") + ", ".join(f"{l} (loss {_g(v)})" if pd.notna(v) else l for l, v in zip(tied.label, tied.validation_loss))
+                    + f" at {_g(tied.validation_accuracy.iloc[0])}, kept {', '.join(tied.label[kept])} by {by}")
+    if ties: lines.append(f"{what}: validation-accuracy tie(s) at the cut: " + "; ".join(ties))
+    if k is not None: q = q.groupby(["model", "dataset"], sort=False).head(k)
+    return q.drop(columns=["_acc", "_loss", "_seed"]), lines
+
 
 # %% ../nbs/22_metrics.ipynb #117b2127
 CI_METHODS = {"t": "Student t", "papers": "normal, z = 1.96 (the papers)", "bootstrap": "bootstrap over prompts and templates"}
@@ -249,16 +367,16 @@ def adjust_pvalues(t:pd.DataFrame, # the family's columns and p_value
                    adjust:str="none", # "none", "holm" or "bh"
                    family:str="attribute" # "attribute", "set" or "all" (FAMILIES)
                   )->np.ndarray:
-    "p-values adjusted within each family (Holm or Benjamini–Hochberg, statsmodels); NaN p-values stay NaN."
+    "p-values adjusted within each family (Holm or Benjamini–Hochberg, statsmodels); NaN p-values stay NaN; a `mirror_of` row takes its twin's."
     _check_adjust(adjust); _check_family(family)
     p = t.p_value.to_numpy(float)
     if ADJUST[adjust] is None: return p.copy()
     from statsmodels.stats.multitest import multipletests
-    out = np.full_like(p, np.nan)
+    out, twin = np.full_like(p, np.nan), _twins(t)
     for idx in t.groupby(FAMILIES[family], sort=False).indices.values():
-        idx = idx[~np.isnan(p[idx])]
+        idx = idx[~np.isnan(p[idx]) & (twin[idx] < 0)]
         if len(idx): out[idx] = multipletests(p[idx], alpha=ALPHA, method=ADJUST[adjust])[1]
-    return out
+    return np.where(twin >= 0, out[np.maximum(twin, 0)], out)
 
 def significance(t:pd.DataFrame, # gap_mean, ci_low, ci_high, p_value (and p_adjusted with an adjustment)
                  adjust:str="none")->np.ndarray:
@@ -268,10 +386,53 @@ def significance(t:pd.DataFrame, # gap_mean, ci_low, ci_high, p_value (and p_adj
     else: s = np.select([t.ci_low > 0, t.ci_high < 0], [1, -1], 0)
     return np.where(np.isnan(t.p_value.to_numpy(float)), 0, np.nan_to_num(s)).astype(int)
 
+# %% ../nbs/22_metrics.ipynb #2d985c05
+MIRROR_TOL = 1e-12  # two gaps whose sum and whose p-values' difference are within this are one mirrored test
+MIRROR_CI_TOL = 1e-9  # or whose intervals mirror each other within this (the bootstrap's p-values differ by a resample or two)
+
+def mirror_of(t:pd.DataFrame # a gap table: model, dataset, category, group, metric, gap_mean, p_value
+             )->pd.Series:
+    "Per row, the group whose mirror image it is ('' for none): the second of a two-group attribute with gaps g and −g and one p-value."
+    out = pd.Series("", index=t.index, dtype=object)
+    if "mirror_of" in t: return t.mirror_of.fillna("").astype(str)
+    if not {"gap_mean", "p_value"} <= set(t.columns): return out
+    for _, g in t.groupby(["model", "dataset", "category", "metric"], sort=False):
+        if len(g) != 2 or g.group.nunique() != 2: continue
+        g = g.sort_values("group"); a, b = g.gap_mean.to_numpy(float); pa, pb = g.p_value.to_numpy(float)
+        same_p = (np.isnan(pa) and np.isnan(pb)) or abs(pa - pb) <= MIRROR_TOL
+        if not same_p and {"ci_low", "ci_high"} <= set(g.columns):   # the bootstrap: mirrored percentile intervals, p-values that differ in rounding
+            (la, lb), (ha, hb) = g.ci_low.to_numpy(float), g.ci_high.to_numpy(float)
+            same_p = abs(la + hb) <= MIRROR_CI_TOL and abs(ha + lb) <= MIRROR_CI_TOL and abs(pa - pb) <= .01
+        if np.isfinite(a) and np.isfinite(b) and abs(a + b) <= MIRROR_TOL and same_p: out[g.index[1]] = str(g.group.iloc[0])
+    return out
+
+def _twins(t:pd.DataFrame)->np.ndarray:
+    "Per row, the position of the row it mirrors (−1: none)."
+    m = mirror_of(t).to_numpy(); twin = np.full(len(t), -1)
+    if not (m != "").any(): return twin
+    pos = {k: i for i, k in enumerate(zip(t.model, t.dataset, t.category, t.metric, t.group.astype(str)))}
+    for i, (k, g) in enumerate(zip(zip(t.model, t.dataset, t.category, t.metric), m)):
+        if g: twin[i] = pos[(*k, g)]
+    return twin
+
+def family_sizes(t:pd.DataFrame, # a gap table with p_value (and mirror_of)
+                 family:str="attribute")->np.ndarray:
+    "Per row, how many tests its family holds: rows with a p-value, a mirror row not counted."
+    _check_family(family)
+    test = (~np.isnan(t.p_value.to_numpy(float)) & (mirror_of(t).to_numpy() == "")).astype(int)
+    return pd.Series(test, index=t.index).groupby([t[c] for c in FAMILIES[family]], sort=False).transform("sum").to_numpy()
+
+def n_significant(t:pd.DataFrame # a gap table
+                 )->int:
+    "How many rows are significant, a mirrored pair counted once."
+    return int(((t.significance.fillna(0) != 0) & (mirror_of(t) == "")).sum())
+
+
 # %% ../nbs/22_metrics.ipynb #68888adf
 GAP_COLUMNS = ["model", "dataset", "category", "group", "metric", "gap_mean", "ci_low", "ci_high", "n_runs", "significance"]
 STAT_COLUMNS = ["ci_method", "p_value", "p_adjusted", "adjust"]
 BOOT_COLUMNS = ["n_boot", "boot_seed", "n_templates"]
+FAMILY_COLUMNS = ["family", "family_size", "mirror_of"]  # the test family, its number of tests, the group a row mirrors ('' none)
 SUMMARY_KEYS = ["model", "dataset", "category", "group", "metric"]
 
 def _across(gaps):
@@ -280,21 +441,24 @@ def _across(gaps):
     out["value_mean"] = g.value.mean().to_numpy()
     return out
 
-def _finish(out, ci, adjust):
-    out["ci_method"], out["adjust"] = ci, adjust
-    out["p_adjusted"] = adjust_pvalues(out, adjust)
+def _finish(out, ci, adjust, family="attribute"):
+    out["ci_method"], out["adjust"], out["family"] = ci, adjust, family
+    out["mirror_of"] = mirror_of(out.drop(columns="mirror_of", errors="ignore"))
+    out["family_size"] = family_sizes(out, family)
+    out["p_adjusted"] = adjust_pvalues(out, adjust, family)
     out["significance"] = significance(out, adjust)
-    return out[GAP_COLUMNS + STAT_COLUMNS + (BOOT_COLUMNS if ci == "bootstrap" else []) + ["value_mean"]]
+    return out[GAP_COLUMNS + STAT_COLUMNS + FAMILY_COLUMNS + (BOOT_COLUMNS if ci == "bootstrap" else []) + ["value_mean"]]
 
 def summarise(gaps:pd.DataFrame, # per-run gaps (run_gaps)
               ci:str="t", # "t" (Student t, n−1 df) or "papers" (mean ± 1.96 s/√n; alias "normal")
-              adjust:str="none" # "none", "holm" or "bh" within model × dataset × category × metric
+              adjust:str="none", # "none", "holm" or "bh" within each family
+              family:str="attribute" # the family: "attribute", "set" or "all" (FAMILIES)
              )->pd.DataFrame:
-    "The gap table: mean gap, 95% CI, runs, p-values and significance per model/dataset/category/group/metric."
-    ci = ci_method(ci); _check_adjust(adjust)
+    "The gap table: mean gap, 95% CI, runs, p-values, the family and its size, and significance per model/dataset/category/group/metric."
+    ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
     out = _across(gaps)
     out["ci_low"], out["ci_high"], out["p_value"] = interval(out.gap_mean, out.s, out.n_runs, ci)
-    return _finish(out, ci, adjust)
+    return _finish(out, ci, adjust, family)
 
 def per_run_gaps(preds:pd.DataFrame, # predictions (load_predictions)
                  top_k:int|None=5, centroid:str="mean", select:dict|str|None=None, metrics:list[str]=METRICS)->pd.DataFrame:
@@ -381,24 +545,32 @@ def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
               top_k:int|None=5, centroid:str="mean", select:dict|str|None=None,
               ci:str="t", # "t", "papers" (alias "normal") or "bootstrap"
               adjust:str="none", # "none", "holm" or "bh"
-              metrics:list[str]=METRICS, n_boot:int=2000, boot_seed:int=0)->pd.DataFrame:
+              metrics:list[str]=METRICS, n_boot:int=2000, boot_seed:int=0,
+              family:str="attribute", # the test family of the adjustment and of `family_size` (FAMILIES)
+              keep_degenerate:bool=False, # keep degenerate prompts in the top k (the papers' selection)
+              share:float=DEGENERATE_SHARE, # the one-class share that makes a prompt degenerate
+              log=None)->pd.DataFrame: # where the top-k lines go (default: warnings.warn)
     "Predictions → gap table: top-k runs, per-run group metrics, gaps to the centroid, summary across runs."
-    return gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed)[0]
+    return gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, family, keep_degenerate, share, log)[0]
 
-def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="none", metrics=METRICS, n_boot=2000, boot_seed=0):
+def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="none", metrics=METRICS, n_boot=2000, boot_seed=0,
+               family="attribute", keep_degenerate=False, share=DEGENERATE_SHARE, log=None):
     "`gap_table`, and the per-run gaps it summarises."
-    ci = ci_method(ci); _check_adjust(adjust)
+    ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
     if ci == "bootstrap": _require_template_ids(preds)   # fail before any work
-    top = top_runs(preds, top_k)
+    top = top_runs(preds, top_k, keep_degenerate=keep_degenerate, share=share, log=log)
+    if not len(top): raise SpbiasError("no prompt is left: every prompt of the predictions is degenerate (the line above says why).",
+                                       "pass --keep-degenerate (keep_degenerate=True) to measure them anyway, the papers' selection.")
     gm = select_groups(group_metrics(top), select)
     gaps = run_gaps(gm, centroid, metrics)
-    if ci != "bootstrap": return summarise(gaps, ci, adjust), gaps
+    if ci != "bootstrap": return summarise(gaps, ci, adjust, family), gaps
     kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(pd.MultiIndex.from_frame(gm[["category", "group"]]))]
-    return _finish(bootstrap_summary(kept, gaps, n_boot, boot_seed, centroid, metrics), ci, adjust), gaps
+    return _finish(bootstrap_summary(kept, gaps, n_boot, boot_seed, centroid, metrics), ci, adjust, family), gaps
 
 # %% ../nbs/22_metrics.ipynb #1a66b8ef
 ADJUST_NAMES = {"holm": "Holm", "bh": "BH"}
 FAMILY_TEXT = "model × tuning set × attribute × metric"
+FAMILY_TEXTS = {"attribute": FAMILY_TEXT, "set": "model × tuning set × metric", "all": "model × tuning set"}
 
 def _span(s:pd.Series, unit:str)->str:
     lo, hi = int(s.min()), int(s.max())
@@ -417,36 +589,114 @@ def method_note(gaps:pd.DataFrame # a gap table (gap_table or a gaps CSV)
     else: text = f"95% CI: {CI_METHODS.get(methods[0], methods[0])}, {ns}"
     adjust = gaps.adjust.dropna().unique().tolist() if "adjust" in gaps else []
     if len(adjust) != 1: return text
-    if adjust[0] in ADJUST_NAMES:
-        return text + f"; significant where the {ADJUST_NAMES[adjust[0]]}-adjusted p < 0.05 (family: {FAMILY_TEXT})"
-    return text + "; significant where the CI excludes 0"
+    return text + "; " + family_note(gaps, adjust[0])
+
+def family_note(gaps:pd.DataFrame, # a gap table (with family, family_size and mirror_of where `spbias gaps` wrote them)
+                adjust:str)->str:
+    "What counts as significant, in which test family and how many tests it holds, and the mirror-image rule where it applied."
+    fam = gaps.family.dropna().unique().tolist() if "family" in gaps else []
+    if len(fam) == 1 and "family_size" in gaps and gaps.family_size.notna().any():
+        tested = gaps[gaps.p_value.notna()] if "p_value" in gaps and gaps.p_value.notna().any() else gaps
+        where = f"family {fam[0]}: {FAMILY_TEXTS.get(fam[0], fam[0])}, {_span(tested.family_size, 'test')}"
+    elif "p_value" in gaps and gaps.p_value.notna().any():   # a table from before families were recorded: the attribute family, sized here
+        where = f"family: {FAMILY_TEXT}, {_span(pd.Series(family_sizes(gaps, 'attribute'))[gaps.p_value.notna().to_numpy()], 'test')}"
+    else: where = f"family: {FAMILY_TEXT}"
+    twins = (mirror_of(gaps) != "").any() if {"gap_mean", "p_value"} <= set(gaps.columns) or "mirror_of" in gaps else False
+    twin = "; a two-group attribute's mirror-image gaps (g, −g) count as one test" if twins else ""
+    if adjust in ADJUST_NAMES: return f"significant where the {ADJUST_NAMES[adjust]}-adjusted p < 0.05 ({where}){twin}"
+    return f"significant where the CI excludes 0, unadjusted ({where}){twin}"
+
+# %% ../nbs/22_metrics.ipynb #327a0786
+COVERAGE_FLOOR = 0.93   # a 95% interval that held the true gap less often than this in the simulation gets a warning
+
+def coverage_file()->Path|None:
+    "The committed coverage benchmark (benchmarks/results/coverage.json in the repository), or None where it is absent."
+    from spbias.core import repo_root
+    root = repo_root()
+    p = root/"benchmarks"/"results"/"coverage.json" if root else None
+    return p if p is not None and p.is_file() else None
+
+def _coverage(path):
+    path = coverage_file() if path is None else Path(path)
+    if path is None or not Path(path).is_file(): return None
+    try: return json.loads(Path(path).read_text())
+    except (OSError, ValueError): return None
+
+def measured_coverage(ci:str, n:int, path:str|Path|None=None)->tuple[int, float]|None:
+    "The measured n (the largest at or below `n`, else the smallest) and the method's coverage there; None without the file."
+    doc = _coverage(path)
+    if not doc or doc.get("quick"): return None   # a --quick run's few replicates are no measurement
+    res = doc["results"]; ns = sorted(int(k) for k in res)
+    m = max([k for k in ns if k <= n], default=ns[0])
+    cov = res[str(m)].get(ci_method(ci), {}).get("coverage")
+    return None if cov is None else (m, float(cov))
+
+def coverage_warning(gt:pd.DataFrame, # a gap table (its ci_method and n_runs)
+                     path:str|Path|None=None)->str|None:
+    "One line where the table's interval method held the true gap in fewer than 93% of simulations at its n; None otherwise."
+    methods = gt.ci_method.dropna().unique().tolist() if "ci_method" in gt else []
+    if len(methods) != 1 or not gt.n_runs.notna().any(): return None
+    n = int(gt.groupby(["model", "dataset"]).n_runs.max().min())
+    got = measured_coverage(methods[0], n, path)
+    if got is None or got[1] >= COVERAGE_FLOOR: return None
+    m, cov = got
+    best = max(METHOD_ORDER, key=lambda k: (measured_coverage(k, n, path) or (0, -1))[1])
+    at = f"n = {n}" if m == n else f"n = {m} (the measured n nearest below {n})"
+    return (f"warning: the {methods[0]} 95% interval held the true gap in {cov:.1%} of simulated studies at {at} prompts, below 93% "
+            f"(benchmarks/coverage.py); {best} covered best there")
+
+METHOD_ORDER = ("t", "papers", "bootstrap")
+
+def coverage_advice(path:str|Path|None=None)->str:
+    "Which interval to trust at which n, from the coverage benchmark (a pointer to it where it is absent)."
+    doc = _coverage(path)
+    if not doc or doc.get("quick"): return "Which interval to trust at which n: run benchmarks/coverage.py (its results are not in this install)."
+    parts = [f"n = {k}: " + ", ".join(f"{m} {v['coverage']:.0%}" for m, v in r.items()) for k, r in sorted(doc["results"].items(), key=lambda kv: int(kv[0]))]
+    ok = {k: [m for m, v in r.items() if v["coverage"] >= COVERAGE_FLOOR] for k, r in doc["results"].items()}
+    trust = "; ".join(f"n = {k}: {', '.join(v) or 'none'}" for k, v in sorted(ok.items(), key=lambda kv: int(kv[0])))
+    return (f"Measured coverage of the true gap (benchmarks/coverage.py, simulated at the published study's variation): {' | '.join(parts)}. "
+            f"At least 93%: {trust}.")
+
 
 # %% ../nbs/22_metrics.ipynb #c176caee
 def _join(s): return "/".join(sorted(set(map(str, s))))
 
+def _one(gaps, c, default):
+    "The single value a gap table holds in column c (default when it has none)."
+    v = gaps[c].dropna().unique().tolist() if c in gaps else []
+    return v[0] if len(v) == 1 else default
+
 def table2(gaps:pd.DataFrame, # gap table (gap_table or a gaps CSV)
            metrics:tuple=("positive_FPR", "negative_FPR"),
-           adjust:str|None=None # None: count `significance` as the gap table was made; "holm"/"bh"/"none": recount from p_value
+           adjust:str|None=None, # None: count `significance` as the gap table was made; "holm"/"bh"/"none": recount from p_value
+           family:str|None=None # recount within this family ("attribute", "set", "all"); None: the table's own (else attribute)
           )->pd.DataFrame:
-    "Long Table 2: category, group, dataset, metric, net, n_above, n_below, n_models, ci_method, adjust."
+    "Long Table 2: category, group, dataset, metric, net, n_above, n_below, n_models, ci_method, adjust, family, family_size, mirror."
+    if family is not None and adjust is None: adjust = _one(gaps, "adjust", "none")
     if adjust is not None:
-        _check_adjust(adjust)
+        _check_adjust(adjust); family = family or _one(gaps, "family", "attribute"); _check_family(family)
         if "p_value" not in gaps: raise SpbiasError("this gap table has no p_value column, so its significance cannot be recounted with an adjustment.",
                                                     "remake it with `spbias gaps` (it writes p-values), or leave out --adjust.")
-        gaps = gaps.assign(p_adjusted=adjust_pvalues(gaps, adjust), adjust=adjust)
+        gaps = gaps.assign(mirror_of=mirror_of(gaps)).assign(family=family, adjust=adjust)
+        gaps = gaps.assign(family_size=family_sizes(gaps, family), p_adjusted=adjust_pvalues(gaps, adjust, family))
         gaps = gaps.assign(significance=significance(gaps, adjust))
-    g = gaps[gaps.metric.isin(metrics)].assign(above=lambda d: d.significance == 1, below=lambda d: d.significance == -1)
-    for c in ("ci_method", "adjust"): g[c] = g[c].fillna("unstated") if c in g else "unstated"
-    out = g.groupby(["category", "group", "dataset", "metric"], sort=False).agg(
+    twin = mirror_of(gaps) if "mirror_of" in gaps or {"gap_mean", "p_value"} <= set(gaps.columns) else pd.Series("", index=gaps.index)
+    g = gaps[gaps.metric.isin(metrics)].assign(above=lambda d: d.significance == 1, below=lambda d: d.significance == -1, mirror_of=twin)
+    for c in ("ci_method", "adjust", "family"): g[c] = g[c].fillna("unstated") if c in g else "unstated"
+    size = lambda s: "" if s.isna().all() else _span(s.dropna(), "test")
+    g["family_size"] = pd.to_numeric(g.family_size, errors="coerce").where(g.p_value.notna() if "p_value" in g else True) if "family_size" in g else np.nan
+    mirrored = g[g.mirror_of != ""].groupby(["category", "mirror_of", "dataset", "metric"]).group.agg(_join)
+    out = g[g.mirror_of == ""].groupby(["category", "group", "dataset", "metric"], sort=False).agg(
         n_above=("above", "sum"), n_below=("below", "sum"), n_models=("model", "nunique"),
-        ci_method=("ci_method", _join), adjust=("adjust", _join)).reset_index()
+        ci_method=("ci_method", _join), adjust=("adjust", _join), family=("family", _join), family_size=("family_size", size)).reset_index()
+    out["mirror"] = [mirrored.get(k, "") for k in zip(out.category, out.group, out.dataset, out.metric)]   # the group counted with it, sign reversed
     out.insert(4, "net", out.n_above - out.n_below)
     return out
 
 def table2_wide(t2:pd.DataFrame)->pd.DataFrame:
     "Table 2 as printed: rows category/group, columns dataset × metric, cells the net count; then ci_method, adjust."
     w = t2.pivot_table(index=["category", "group"], columns=["dataset", "metric"], values="net", aggfunc="first")
-    for c in ("ci_method", "adjust"): w[(c, "")] = _join(t2[c])   # how the counted significance was made
+    for c in ("ci_method", "adjust", "family"): w[(c, "")] = _join(t2[c]) if c in t2 else "unstated"   # how the counted significance was made
     return w
 
 # %% ../nbs/22_metrics.ipynb #e9c855e5
@@ -472,21 +722,33 @@ def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run")):
     for p, flag in zip(paths, flags):
         if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag)
 
+def _share(s:str)->float:
+    "A share in (0, 1] (argparse type)."
+    try: v = float(s)
+    except ValueError: v = float("nan")
+    if not 0 < v <= 1: raise argparse.ArgumentTypeError(f"{s!r} is not a share in (0, 1]")
+    return v
+
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
     from spbias.cli import HelpFormatter
     from spbias.checks import count, positive_int
     ap = argparse.ArgumentParser(prog="spbias gaps", description="Group-fairness gaps with 95% CIs across tuned prompts.",
-                                 formatter_class=HelpFormatter)
+                                 formatter_class=HelpFormatter, epilog=coverage_advice())
     ap.add_argument("predictions", nargs="+", type=Path, help="predictions TSVs (or folders of them)")
     ap.add_argument("--out", type=Path, required=True, help="gap table CSV")
-    ap.add_argument("--top-k", type=count, default=5, help="best prompts per model/dataset by validation accuracy (0: all)")
+    ap.add_argument("--top-k", type=count, default=5, help="best prompts per model/dataset by validation accuracy (0: all); degenerate prompts skipped, ties by lower validation loss, then lower seed")
+    ap.add_argument("--keep-degenerate", action="store_true", help="keep degenerate prompts in the top k (the papers' own selection)")
+    ap.add_argument("--degenerate-share", type=_share, default=DEGENERATE_SHARE,
+                    help="a prompt answering one class for at least this share of its validation (else bias-set) texts is degenerate")
     ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
     ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
     ap.add_argument("--ci", choices=["t", "papers", "normal", "bootstrap"], default="t",
                     help="95%% CI: Student t; papers (mean ± 1.96 s/√n, old name normal); bootstrap over prompts and templates (needs template_id)")
     ap.add_argument("--adjust", choices=list(ADJUST), default="none",
-                    help=f"adjust p-values within {FAMILY_TEXT} (Holm or Benjamini-Hochberg); significance is then adjusted p < 0.05")
+                    help="adjust p-values within each --family (Holm or Benjamini-Hochberg); significance is then adjusted p < 0.05")
+    ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
+                    help="test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items()) + " (a two-group attribute's mirror-image gaps count once)")
     ap.add_argument("--n-boot", type=positive_int, default=2000, help="bootstrap resamples (--ci bootstrap)")
     ap.add_argument("--boot-seed", type=int, default=0, help="bootstrap seed (--ci bootstrap)")
     ap.add_argument("--per-run", type=Path, help="also write the per-run gaps to this CSV")
@@ -494,13 +756,16 @@ def main_gaps(argv:list[str]|None=None)->int:
     a = ap.parse_args(argv)
     _refuse_overwrite([a.out, a.per_run], a.force)
     preds = load_predictions(a.predictions)
-    gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, n_boot=a.n_boot, boot_seed=a.boot_seed)
+    say = lambda line: print(f"spbias gaps: {line}", file=sys.stderr)
+    gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, n_boot=a.n_boot, boot_seed=a.boot_seed, family=a.family,
+                             keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
+    if (warn := coverage_warning(gt)): say(warn)
     from spbias.checks import make_room
     make_room([a.out, a.per_run])
     if a.per_run: save_table(per_run, a.per_run)
     save_table(gt, a.out)
     print(f"wrote {len(gt)} rows ({gt.model.nunique()} models, {preds.run.nunique()} prompts read) to {a.out}\n"
-          f"{method_note(gt)}: {int((gt.significance != 0).sum())} significant")
+          f"{method_note(gt)}: {n_significant(gt)} significant")
     return 0
 
 # %% ../nbs/22_metrics.ipynb #0cfd7f5f
@@ -520,7 +785,9 @@ def main_table2(argv:list[str]|None=None)->int:
     ap.add_argument("--out", type=Path, required=True, help="output CSV")
     ap.add_argument("--metrics", default="positive_FPR,negative_FPR", help="comma-separated metrics")
     ap.add_argument("--adjust", choices=list(ADJUST), default=None,
-                    help=f"recount significance from p_value adjusted within {FAMILY_TEXT} (not given: count the gap table's significance as it was made)")
+                    help="recount significance from p_value adjusted within each --family (not given: count the gap table's significance as it was made)")
+    ap.add_argument("--family", choices=list(FAMILIES), default=None,
+                    help="recount within this test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items()) + " (not given: the table's own)")
     ap.add_argument("--wide", action="store_true", help="write the pivoted table (groups × dataset/metric)")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
@@ -529,9 +796,11 @@ def main_table2(argv:list[str]|None=None)->int:
     check_input_file(a.gaps, "GAPS", "the gap table `spbias gaps` wrote")
     metrics = tuple(m.strip() for m in a.metrics.split(","))
     gaps = read_gaps(a.gaps, "GAPS")
-    t2 = table2(check_gap_table(gaps, a.gaps, metrics=metrics), metrics, a.adjust)
+    t2 = table2(check_gap_table(gaps, a.gaps, metrics=metrics), metrics, a.adjust, a.family)
+    sizes = t2.family_size[t2.family_size != ""].str.split(" ").str[0].str.split("–").explode().astype(int)
+    fam = f", family: {_join(t2.family)} ({_span(sizes, 'test') if len(sizes) else 'no test'})"
     if a.wide:  # one header row: "<dataset> <metric>" columns, so every format holds it
         w = table2_wide(t2); w.columns = [" ".join(str(x) for x in c if str(x)) for c in w.columns]; t2 = w.reset_index()
     make_room([a.out]); save_table(t2, a.out)
-    print(f"wrote Table 2 ({t2.group.nunique()} groups) to {a.out}; intervals: {_join(t2.ci_method)}, adjustment: {_join(t2.adjust)}")
+    print(f"wrote Table 2 ({t2.group.nunique()} groups) to {a.out}; intervals: {_join(t2.ci_method)}, adjustment: {_join(t2.adjust)}{fam}")
     return 0

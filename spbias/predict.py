@@ -4,7 +4,7 @@
 
 # %% ../nbs/13_predict.ipynb #66ef0219
 from __future__ import annotations
-import argparse, functools, hashlib, json, math, warnings
+import argparse, functools, hashlib, json, math, sys, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text, save_table, TABLE_FORMATS
@@ -14,6 +14,7 @@ from .models import parse_mesh, shard_seeds, mesh_note
 from .distributed import is_primary
 from .run import load_run, weights_fingerprint  # reading a run folder is the run module's (11b_run); load_run stays importable from here
 from .metrics import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS  # the predictions TSV contract, defined where it is read
+from .metrics import DEGENERATE_SHARE, choose_prompts, summary_quality, quality_columns  # the one top-k rule, and the quality it reads
 
 # %% auto #0
 __all__ = ['PEFT_CONFIG', 'PEFT_WEIGHTS', 'PEFT_KEY', 'SPBIAS_META', 'usable', 'top_seeds', 'check_model', 'predictions_frame',
@@ -27,13 +28,26 @@ def usable(summary:dict)->bool:
     finite = v is not None and math.isfinite(float(v))
     return finite and (summary.get("usable", not summary.get("nan", False)))
 
-def top_seeds(seeds:list[dict], k:int|None)->list[dict]:
-    "The k usable seeds with the best validation accuracy (ties: the lower seed); all seeds when k is falsy."
+def top_seeds(seeds:list[dict], k:int|None,
+              keep_degenerate:bool=False, # keep degenerate seeds (the papers' own selection)
+              share:float=DEGENERATE_SHARE, # the one-class share of validation answers that makes a seed degenerate
+              log=None # where the lines about skipped seeds and ties go (default: warnings.warn)
+             )->list[dict]:
+    "The k usable seeds by `metrics.choose_prompts` (degenerate ones skipped; ties: lower validation loss, then lower seed); all seeds when k is falsy."
     if not k: return seeds
-    ok = sorted((s for s in seeds if usable(s["summary"])), key=lambda s: (-s["summary"]["validation_accuracy"], s["seed"]))
+    log = log or warnings.warn
+    ok = [s for s in seeds if usable(s["summary"])]
     if len(ok) < k: warnings.warn(f"only {len(ok)} of the requested top {k} seeds finished with a finite validation accuracy: scoring {len(ok)}.")
     if not ok: raise SpbiasError("no seed of the run finished with a finite validation accuracy.", "check the run's summaries (status); tune again.")
-    return ok[:k]
+    q = pd.DataFrame([dict(model="", dataset="", run=str(s["seed"]), label=f"seed {s['seed']}", seed=s["seed"], validation_accuracy=s["summary"]["validation_accuracy"],
+                           validation_loss=s["summary"].get("validation_loss"), **summary_quality(s["summary"])) for s in ok])
+    kept, lines = choose_prompts(q, k, keep_degenerate, share)
+    old = int((q.basis == "none").sum())
+    if old: lines.append(f"top-{k}: {old} seed summary(ies) carry no validation class distribution (tuned before spbias recorded it): not judged degenerate")
+    for l in lines: log(l)
+    if not len(kept): raise SpbiasError(f"every usable seed of the run is degenerate ({len(ok)} seeds).", "pass --keep-degenerate to take them anyway (the papers' selection).")
+    by_seed = {s["seed"]: s for s in ok}
+    return [by_seed[int(s)] for s in kept.seed]
 
 def check_model(config:dict, model, mcfg, allow_mismatch:bool=False, run_dir:str|Path="the run"):
     "Refuse a model whose fingerprint differs from the one `config` was tuned on (or warn, when allowed)."
@@ -61,11 +75,13 @@ def predictions_frame(table:pd.DataFrame, # the scored rows: category, group, te
                       y_true:np.ndarray, # gold labels 0/1/2
                       scores:np.ndarray, # label-word scores [N, 3] of one prompt
                       model:str, run_id:str, dataset:str, seed:int, # the prompt's identity
-                      validation_accuracy:float|None=None, test_accuracy:float|None=None)->pd.DataFrame:
+                      validation_accuracy:float|None=None, test_accuracy:float|None=None,
+                      quality:dict|None=None # the seed's validation loss, macro-F1s and answers per class (metrics.quality_columns)
+                     )->pd.DataFrame:
     "The predictions TSV rows of one prompt (a tuned seed, or a manual wording) on `table`."
     df = pd.DataFrame({"y_true": y_true, "y_pred": scores.argmax(-1), "category": table.category.to_numpy(), "group": table.group.to_numpy(),
                        "text": table.text.to_numpy(), "model": model, "run_id": run_id, "dataset": dataset, "seed": seed,
-                       "validation_accuracy": validation_accuracy, "test_accuracy": test_accuracy,
+                       "validation_accuracy": validation_accuracy, "test_accuracy": test_accuracy, **quality_columns({}), **(quality or {}),
                        **{f"score_{w}": scores[:, k] for k, w in enumerate(LABEL_NAMES)}})
     if "template_id" in table: df["template_id"] = table.template_id.to_numpy()
     return df
@@ -76,6 +92,7 @@ def predict_run(run_dir:str|Path, # a run folder
                 batch_size:int=64, # rows per scoring batch
                 progress:bool=True,
                 top_k:int|None=None, # score only the k usable seeds with the best validation accuracy (None: every finished seed)
+                keep_degenerate:bool=False, share:float=DEGENERATE_SHARE, log=None, # the top-k rule's switches (`top_seeds`)
                 allow_model_mismatch:bool=False, # score even when the model's fingerprint differs from the run's
                 mesh:str|None=None # device mesh "data=D,model=M" or "auto" (None: one device): seeds over data, weights over model
                )->pd.DataFrame:
@@ -85,7 +102,7 @@ def predict_run(run_dir:str|Path, # a run folder
     run = config["run"]
     _check_columns(table)
     y = _labels(table.label)  # the data is checked before the model loads
-    seeds = top_seeds(seeds, top_k)
+    seeds = top_seeds(seeds, top_k, keep_degenerate, share, log)
     bad = [s["seed"] for s in seeds if not usable(s["summary"])]
     if bad: warnings.warn(f"seed(s) {bad} of {run_dir} did not finish with a finite validation accuracy "
                           f"(status {[s['summary'].get('status', 'nan' if s['summary'].get('nan') else 'unknown') for s in seeds if s['seed'] in bad]}): "
@@ -105,7 +122,7 @@ def predict_run(run_dir:str|Path, # a run folder
                             pad_id=pad, progress=progress)
     va = lambda s: s["summary"].get("validation_accuracy") if usable(s["summary"]) else None
     return pd.concat([predictions_frame(table, y, sc, run["model"], config["run_id"], run["dataset"], s["seed"],
-                                        va(s), s["summary"].get("test_accuracy"))
+                                        va(s), s["summary"].get("test_accuracy"), quality_columns(s["summary"]))
                       for s, sc in zip(seeds, scores)], ignore_index=True)
 
 # %% ../nbs/13_predict.ipynb #4b1d915c
@@ -242,7 +259,8 @@ def predict_prompts(adapters:list, # adapter folders (or `read_adapter` dicts): 
         for k, sc in zip(ks, scores):
             i = ids[k]
             frames[k] = predictions_frame(table, y, sc, i["model"] if adapters[k]["meta"] else spec, i["run_id"], i["dataset"], i["seed"],
-                                          i["validation_accuracy"], i["test_accuracy"])
+                                          i["validation_accuracy"], i["test_accuracy"],
+                                          quality_columns((adapters[k]["meta"] or {}).get("results", {})))
     return pd.concat(frames, ignore_index=True)
 
 # %% ../nbs/13_predict.ipynb #a2c9128f
@@ -260,6 +278,9 @@ def main(argv:list[str]|None=None)->int:
                    "or train / validation / test to score a split of the run's tuning set")
     p.add_argument("--out", required=True, help="predictions file to write: .tsv (the published format), .csv or .parquet")
     p.add_argument("--top-k", type=positive_int, default=None, help="score only the k usable seeds with the best validation accuracy (default: every finished seed)")
+    p.add_argument("--keep-degenerate", action="store_true", help="with --top-k: keep degenerate seeds (one class for >= --degenerate-share of validation "
+                   "texts, or macro-F1 no better than the majority class's), the papers' own selection")
+    p.add_argument("--degenerate-share", type=float, default=DEGENERATE_SHARE, help="with --top-k: the one-class share that makes a seed degenerate")
     p.add_argument("--batch-size", type=positive_int, default=64, help="rows per scoring batch")
     p.add_argument("--mesh", default=None, help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one device)")
     p.add_argument("--allow-model-mismatch", action="store_true", help="score even if the model differs from the one the run was tuned on")
@@ -280,7 +301,9 @@ def main(argv:list[str]|None=None)->int:
         table = tuning_split_table(load_sentiment(run["dataset"], run["data_dir"], split=a.testset, mapping=run["mapping"]), a.testset)
     else: table = read_testset(a.testset)
     initialize_from(a)  # several processes: joined before anything uses JAX
-    if a.run: pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k, allow_model_mismatch=a.allow_model_mismatch, mesh=a.mesh)
+    say = lambda line: print(f"spbias predict: {line}", file=sys.stderr)
+    if a.run: pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k, allow_model_mismatch=a.allow_model_mismatch, mesh=a.mesh,
+                                 keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
     else: pred = predict_prompts(adapters, table, model=a.model, batch_size=a.batch_size, allow_model_mismatch=a.allow_model_mismatch)
     if not is_primary(): return 0  # process 0 writes the file
     make_room([a.out])  # --force: the old file moved aside only now, with the new one ready

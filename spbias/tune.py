@@ -30,7 +30,7 @@ from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_reco
 
 # %% auto #0
 __all__ = ['STATUSES', 'USABLE', 'SUMMARY_CSV_COLUMNS', 'should_stop', 'make_optimizer', 'make_train_step', 'evaluate',
-           'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune', 'write_summary_csv', 'main']
+           'answer_quality', 'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune', 'write_summary_csv', 'main']
 
 # %% ../nbs/12_tune.ipynb #65160a8a
 def should_stop(eval_losses:list[float], # evaluation losses so far, oldest first (the last is the newest)
@@ -98,6 +98,15 @@ def evaluate(model, prompts_spe, token_ids, labels, label_ids, loss:str="full_vo
     norm = lse
     if loss != "full_vocab": norm = np.log(np.exp(scores - scores.max(-1, keepdims=True)).sum(-1)) + scores.max(-1)
     return (norm - gold).mean(1), (scores.argmax(-1) == y[None]).mean(1)
+
+# %% ../nbs/12_tune.ipynb #87f94881
+def answer_quality(model, prompts_spe, token_ids, labels, label_ids, batch_size:int=64, buckets=DEFAULT_BUCKETS, pack:str="tree",
+                   progress:bool=False)->list[dict]:
+    "Per prompt on a labelled split: its answers per class, macro-F1 and the majority class's macro-F1 (`metrics.class_quality`)."
+    from spbias.metrics import class_quality
+    scores, _ = score_texts(model, prompts_spe, token_ids, label_ids, batch_size, buckets, pack=pack, progress=progress)
+    return [class_quality(labels, s.argmax(-1)) for s in np.asarray(scores)]
+
 
 # %% ../nbs/12_tune.ipynb #76f174a7
 def _eval_pack(cfg:TuneConfig)->str: return "tree" if cfg.packing else "none"
@@ -329,6 +338,7 @@ def _finish(cfg, model, st, bases, ids, ys, label_ids, record, progress:bool=Fal
     _, test_acc = evaluate(model, place(kept), ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size,
                            cfg.buckets, _eval_pack(cfg),
                            progress=progress)  # every kept prompt on the whole test split: long on a CPU, so a bar
+    answers = answer_quality(model, place(kept), ids["validation"], ys["validation"], label_ids, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))
     results = []
     for i, s in enumerate(cfg.seeds):
         status = _status(st, i)
@@ -337,7 +347,9 @@ def _finish(cfg, model, st, bases, ids, ys, label_ids, record, progress:bool=Fal
             validation_accuracy=None if never[i] else float(st["best_acc"][i]),
             validation_loss=None if never[i] else float(st["best_loss"][i]),
             test_accuracy=float(test_acc[i]), stopped_early=bool(st["stopped_early"][i]), nan=bool(st["nan"][i]),
-            n_evaluations=len(st["history"]["eval_losses"][i]))))
+            n_evaluations=len(st["history"]["eval_losses"][i]),
+            validation_pred_counts=dict(zip(LABEL_NAMES, answers[i]["pred_counts"])),   # the kept prompt's validation answers per class
+            validation_macro_f1=answers[i]["macro_f1"], validation_majority_f1=answers[i]["majority_f1"])))
     finish(cfg.out, record["run_id"], results)
 
 # %% ../nbs/12_tune.ipynb #bbd3cc34
