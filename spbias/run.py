@@ -124,6 +124,11 @@ def prepare_out(out:str|Path, # the run folder
                                "Pass --resume to continue it from its last checkpoint, or --force to move it aside "
                                "and start afresh.")
         if latest_checkpoint(out) is not None: return "resume"
+        done = [d.name for d in sorted(out.glob("seed-*")) if (d/PROMPT).is_file() and (d/SUMMARY).is_file()]
+        if done:  # finished seeds' files and nothing to resume from: starting afresh would delete them
+            _refuse(out, f"holds finished seed files ({', '.join(done)}: {PROMPT}, {SUMMARY}) but no {FINISHED} and "
+                    "no checkpoint, so --resume cannot continue it without deleting them",
+                    "Pass --force to move it aside (nothing is deleted) and tune again.")
         log(f"no checkpoint in {out}: starting afresh (its partial files are cleared)")
         for p in [*out.glob("seed-*"), out/CHECKPOINTS]: shutil.rmtree(p, ignore_errors=True)
     elif resume: log(f"nothing to resume in {out}: starting a new run")
