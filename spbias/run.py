@@ -4,7 +4,7 @@
 
 # %% ../nbs/11b_run.ipynb #6cfb1878
 from __future__ import annotations
-import functools, hashlib, json, os, shutil, signal, threading, time
+import contextlib, functools, hashlib, json, os, shutil, signal, socket, threading, time
 from pathlib import Path
 import numpy as np
 import spbias
@@ -20,9 +20,9 @@ def _primary()->bool:
 # %% auto #0
 __all__ = ['CONFIG', 'FINISHED', 'CHECKPOINTS', 'PROMPT', 'SUMMARY', 'METRICS', 'RUN_MARK', 'NOTEBOOK_PARAMETERS',
            'PRE_RUN_FILES', 'seed_dir', 'weights_fingerprint', 'run_id', 'run_record', 'run_state', 'prepare_out',
-           'agree_out', 'is_unfinished_checkpoint', 'save_checkpoint', 'latest_checkpoint', 'restore_checkpoint',
-           'rewind', 'resume', 'log_evaluation', 'finish', 'fault', 'kill_now', 'load_run', 'read_summaries',
-           'check_run']
+           'agree_out', 'lock_path', 'lock_out', 'is_unfinished_checkpoint', 'save_checkpoint', 'latest_checkpoint',
+           'restore_checkpoint', 'rewind', 'resume', 'log_evaluation', 'finish', 'fault', 'kill_now', 'load_run',
+           'read_summaries', 'check_run']
 
 # %% ../nbs/11b_run.ipynb #24ab6495
 # finished.json is written last: the run is complete
@@ -151,6 +151,45 @@ def agree_out(out:str|Path, record:dict, resume:bool=False, force:bool=False, lo
     if code < 0: raise SpbiasError(f"process 0 refused or failed to prepare {out}: its output says why.",
                                    "fix what process 0 reports, then start every process again.")
     return _HOWS[code]
+
+# %% ../nbs/11b_run.ipynb #8c887080
+def lock_path(out:str|Path)->Path:
+    "The lock file of run folder `out`: `.<name>.spbias-lock` beside it (a --force move aside leaves it in place)."
+    out = Path(out).resolve()
+    return out.parent/f".{out.name}.spbias-lock"
+
+def _alive(pid:int)->bool:
+    try: os.kill(pid, 0)
+    except ProcessLookupError: return False
+    except PermissionError: return True  # another user's process
+    return True
+
+def _holder(p:Path)->dict:
+    try: got = json.loads(p.read_text())
+    except (OSError, ValueError): return {}
+    return got if isinstance(got, dict) else {}
+
+@contextlib.contextmanager
+def lock_out(out:str|Path, log=print):
+    "Hold run folder `out`'s lock while the block runs (process 0); another holder: `SpbiasError` naming it."
+    if not _primary(): yield None; return
+    p, me = lock_path(out), dict(pid=os.getpid(), host=socket.gethostname(), since=time.strftime("%Y-%m-%dT%H:%M:%S"))
+    p.parent.mkdir(parents=True, exist_ok=True)
+    for attempt in range(2):
+        try: fd = os.open(p, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644); break
+        except FileExistsError:
+            h = _holder(p)
+            pid, host = h.get("pid"), h.get("host")
+            if attempt == 0 and host == me["host"] and isinstance(pid, int) and not _alive(pid):
+                log(f"note: took over the lock of {out} left by process {pid} (no longer running)")
+                p.unlink(missing_ok=True); continue
+            who = f"process {pid} on {host} (since {h.get('since')})" if pid else "another process"
+            raise SpbiasError(f"{out} is being written by {who}: two runs cannot write one folder.",
+                              f"wait for it to end, or stop it; if it no longer runs, delete the lock {p}.") from None
+    with os.fdopen(fd, "w") as f: json.dump(me, f)
+    try: yield p
+    finally:
+        if _holder(p).get("pid") == me["pid"]: p.unlink(missing_ok=True)
 
 # %% ../nbs/11b_run.ipynb #1d637091
 def _checkpointer(out:Path):

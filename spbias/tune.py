@@ -23,7 +23,7 @@ from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 from .models import parse_mesh, shard_seeds, mesh_note, set_layers
 from .distributed import is_primary, to_host, barrier
-from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out,
+from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out, lock_out,
                         save_checkpoint,
                         # the run folder's life (11b_run); these names stay importable from here
                         resume, log_evaluation, finish, fault, kill_now, read_summaries)
@@ -233,6 +233,11 @@ def tune(cfg:TuneConfig, # the run
     enable_compile_cache()
     out = Path(cfg.out)
     log = tqdm.write if progress and is_primary() else (lambda *a: None)  # (lines above the progress bar)
+    with lock_out(out, log):  # one writer at a time: a second tune of this folder is refused, naming the first
+        return _tune_locked(cfg, model, table, stop_at, progress, log)
+
+def _tune_locked(cfg, model, table, stop_at, progress, log)->Path:
+    out = Path(cfg.out)
     # a mesh that cannot work fails before the run folder is touched
     (model, tokenizer, mcfg), table, mesh = _load(cfg, model, table)
     loaded = time.perf_counter()  # the time to the first step counts from here
