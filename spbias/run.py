@@ -20,9 +20,9 @@ def _primary()->bool:
 # %% auto #0
 __all__ = ['CONFIG', 'FINISHED', 'CHECKPOINTS', 'PROMPT', 'SUMMARY', 'METRICS', 'RUN_MARK', 'NOTEBOOK_PARAMETERS',
            'PRE_RUN_FILES', 'seed_dir', 'weights_fingerprint', 'run_id', 'run_record', 'run_state', 'prepare_out',
-           'agree_out', 'lock_path', 'lock_out', 'is_unfinished_checkpoint', 'save_checkpoint', 'latest_checkpoint',
-           'restore_checkpoint', 'rewind', 'resume', 'log_evaluation', 'finish', 'fault', 'kill_now', 'load_run',
-           'read_summaries', 'check_run']
+           'agree_out', 'precheck_out', 'lock_path', 'lock_out', 'is_unfinished_checkpoint', 'save_checkpoint',
+           'latest_checkpoint', 'restore_checkpoint', 'rewind', 'resume', 'log_evaluation', 'finish', 'fault',
+           'kill_now', 'load_run', 'read_summaries', 'check_run']
 
 # %% ../nbs/11b_run.ipynb #24ab6495
 # finished.json is written last: the run is complete
@@ -98,6 +98,19 @@ def run_state(out:Path, rid:str)->str:
 def _refuse(out, what, fix):
     raise SpbiasError(f"{out} {what}.", fix + " Or choose another --out.")
 
+def _keep_finished_seeds(out:Path):
+    "Refuse to start `out` afresh when a seed's files are complete (no checkpoint: nothing to resume from)."
+    done = [d.name for d in sorted(out.glob("seed-*")) if (d/PROMPT).is_file() and (d/SUMMARY).is_file()]
+    if done:  # starting afresh would delete them
+        _refuse(out, f"holds finished seed files ({', '.join(done)}: {PROMPT}, {SUMMARY}) but no {FINISHED} and "
+                "no checkpoint, so --resume cannot continue it without deleting them",
+                "Pass --force to move it aside (nothing is deleted) and tune again.")
+
+def _no_run(out:Path):
+    _refuse(out, "is not empty and holds no spbias run",
+            "Pass --force to move it aside (to <out>.replaced-<time>) and start afresh; --resume continues only the "
+            "same run.")
+
 def prepare_out(out:str|Path, # the run folder
                 record:dict, # what config.json will hold (`run_record`)
                 resume:bool=False, force:bool=False, # --resume, --force
@@ -109,9 +122,8 @@ def prepare_out(out:str|Path, # the run folder
     if state == "other":
         try: other = json.loads((out/CONFIG).read_text()).get("run_id", "no run_id: an older spbias")
         except (OSError, ValueError): other = None
-        what = "is not empty and holds no spbias run"
-        if other: what = f"holds another run (run_id {other}; this run is {record['run_id']})"
-        _refuse(out, what,
+        if not other: _no_run(out)
+        _refuse(out, f"holds another run (run_id {other}; this run is {record['run_id']})",
                 "Pass --force to move it aside (to <out>.replaced-<time>) and start afresh; --resume continues only "
                 "the same run.")
     if state == "finished":
@@ -124,11 +136,7 @@ def prepare_out(out:str|Path, # the run folder
                                "Pass --resume to continue it from its last checkpoint, or --force to move it aside "
                                "and start afresh.")
         if latest_checkpoint(out) is not None: return "resume"
-        done = [d.name for d in sorted(out.glob("seed-*")) if (d/PROMPT).is_file() and (d/SUMMARY).is_file()]
-        if done:  # finished seeds' files and nothing to resume from: starting afresh would delete them
-            _refuse(out, f"holds finished seed files ({', '.join(done)}: {PROMPT}, {SUMMARY}) but no {FINISHED} and "
-                    "no checkpoint, so --resume cannot continue it without deleting them",
-                    "Pass --force to move it aside (nothing is deleted) and tune again.")
+        _keep_finished_seeds(out)
         log(f"no checkpoint in {out}: starting afresh (its partial files are cleared)")
         for p in [*out.glob("seed-*"), out/CHECKPOINTS]: shutil.rmtree(p, ignore_errors=True)
     elif resume: log(f"nothing to resume in {out}: starting a new run")
@@ -152,7 +160,38 @@ def agree_out(out:str|Path, record:dict, resume:bool=False, force:bool=False, lo
                                    "fix what process 0 reports, then start every process again.")
     return _HOWS[code]
 
-# %% ../nbs/11b_run.ipynb #8c887080
+# %% ../nbs/11b_run.ipynb #e3961345
+def precheck_out(out:str|Path, # the run folder
+                 identity:dict, # the run's identity (`TuneConfig.identity()`)
+                 table_hash:str, # `table_sha256` of the tuning table
+                 resume:bool=False, force:bool=False)->str:
+    "The output-folder rule as far as it is decided without the weights (run before the model loads); what `out` holds."
+    out = Path(out)
+    if force or not out.exists() or all(p.name in PRE_RUN_FILES for p in out.iterdir()): return "empty"
+    try: old = json.loads((out/CONFIG).read_text())
+    except (OSError, ValueError): old = None
+    if not isinstance(old, dict) or not isinstance(old.get("run"), dict): _no_run(out)
+    rid = old.get("run_id", "no run_id: an older spbias")
+    mine = json.loads(json.dumps({k: v for k, v in identity.items() if k not in _PATH_FIELDS}, default=str))
+    theirs = {k: v for k, v in old["run"].items() if k not in _PATH_FIELDS}
+    differ = sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))
+    if old.get("table_sha256") != table_hash: differ.append("the tuning data (table_sha256)")
+    if differ:
+        _refuse(out, f"holds another run (run_id {rid}; this run differs in {', '.join(differ)})",
+                "Pass --force to move it aside (to <out>.replaced-<time>) and start afresh; --resume continues only "
+                "the same run.")
+    # the same settings and data: the same run unless the weights differ, which only their fingerprint tells
+    state = "finished" if (out/FINISHED).is_file() else "partial"
+    if state == "finished" and not resume:
+        _refuse(out, f"holds this run, finished (run_id {rid})",
+                "Pass --resume to keep it (nothing left to do), or --force to move it aside and tune again.")
+    if state == "partial" and not resume:
+        _refuse(out, f"holds an unfinished copy of this run (run_id {rid})",
+                "Pass --resume to continue it from its last checkpoint, or --force to move it aside and start afresh.")
+    if state == "partial" and latest_checkpoint(out) is None: _keep_finished_seeds(out)
+    return state
+
+# %% ../nbs/11b_run.ipynb #2d9849e7
 def lock_path(out:str|Path)->Path:
     "The lock file of run folder `out`: `.<name>.spbias-lock` beside it (a --force move aside leaves it in place)."
     out = Path(out).resolve()

@@ -18,12 +18,14 @@ from .settings import (SEED_LOOPS, TuneConfig, add_config_arguments, config_from
                              setting_kind,
                              cli_flag)
 from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher,
+                         table_sha256,
                          PackedBatcher,
                          row_length, pad_packed, flatten_slots)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 from .models import parse_mesh, shard_seeds, mesh_note, set_layers
 from .distributed import is_primary, to_host, barrier
 from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out, lock_out,
+                        precheck_out,
                         save_checkpoint,
                         # the run folder's life (11b_run); these names stay importable from here
                         resume, log_evaluation, finish, fault, kill_now, read_summaries)
@@ -118,17 +120,33 @@ def train_batch(batcher, token_ids, seeds:list[int], step:int, pad_id:int=0):
     idx, pos = flatten_slots(slots, ends, T, batcher.batch_size)
     return tok, mask, pos, idx
 
-def _load(cfg:TuneConfig, model, table):
-    "The tuning table, read and checked first, then the mesh (from the model's config), then the model onto it."
+def _read_table(cfg:TuneConfig, table):
+    "The tuning table, read and checked (a missing or cut file fails here, before any model is read)."
     if table is None: table = load_sentiment(cfg.dataset, cfg.data_dir, mapping=cfg.mapping)
     empty = [s for s in SPLITS if not (table.split == s).any()]
     if empty:
         raise SpbiasError(f"the tuning table has no {', '.join(empty)} rows.",
                           "give train, validation and test rows (column split).")
+    return table
+
+def _check_model_fit(cfg:TuneConfig, model):
+    "What the model's config and tokenizer decide without its weights: the label words, the prompt's length."
+    from spbias.pretrained import resolve_model, load_tokenizer, read_model_config, label_token_ids
+    tokenizer, mcfg = (model[1], model[2]) if model is not None else (None, None)
+    if tokenizer is None: tokenizer = load_tokenizer(resolve_model(cfg.model))
+    label_token_ids(tokenizer, cfg.label_words, cfg.first_token)  # a word of several tokens: refused here
+    if mcfg is None: mcfg = read_model_config(cfg.model, cfg.dtype)
+    if cfg.n_tokens >= mcfg.max_positions:
+        raise SpbiasError(f"--n-tokens {cfg.n_tokens}: the soft prompt alone fills the model's {mcfg.max_positions} "
+                          "positions (max_position_embeddings in its config), leaving none for the text.",
+                          "use a short prompt, e.g. --n-tokens 8 (the papers: 8 or 16).")
+
+def _load(cfg:TuneConfig, model):
+    "The mesh (from the model's config), then the model onto it."
     from spbias.pretrained import load_model_on
     # each tensor straight onto its devices
     *model, mesh = load_model_on(cfg.model, cfg.dtype, cfg.mesh, len(cfg.seeds), loaded=model)
-    return tuple(model), table, mesh
+    return tuple(model), mesh
 
 def _initial_state(cfg:TuneConfig, bases, tx)->dict:
     S = len(cfg.seeds)
@@ -238,8 +256,13 @@ def tune(cfg:TuneConfig, # the run
 
 def _tune_locked(cfg, model, table, stop_at, progress, log)->Path:
     out = Path(cfg.out)
+    table = _read_table(cfg, table)
+    # the folder's rules that need no weights (all but whether a --resume'd run's weights are these), then the
+    # tokenizer's and config's: refused before the weights load (several processes: process 0 decides, after it)
+    if jax.process_count() == 1: precheck_out(out, cfg.identity(), table_sha256(table), cfg.resume, cfg.force)
+    _check_model_fit(cfg, model)
     # a mesh that cannot work fails before the run folder is touched
-    (model, tokenizer, mcfg), table, mesh = _load(cfg, model, table)
+    (model, tokenizer, mcfg), mesh = _load(cfg, model)
     loaded = time.perf_counter()  # the time to the first step counts from here
     was = (model.scanned, model.remat)
     try:
