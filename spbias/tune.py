@@ -4,7 +4,7 @@
 
 # %% ../nbs/12_tune.ipynb #44ed4265
 from __future__ import annotations
-import argparse, dataclasses, functools, json, math, time, warnings
+import argparse, dataclasses, functools, json, math, shlex, sys, time, warnings
 from dataclasses import dataclass, asdict
 from pathlib import Path
 import numpy as np, jax, jax.numpy as jnp, optax
@@ -32,7 +32,8 @@ from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_reco
 
 # %% auto #0
 __all__ = ['STATUSES', 'USABLE', 'SUMMARY_CSV_COLUMNS', 'should_stop', 'make_optimizer', 'make_train_step', 'evaluate',
-           'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune', 'write_summary_csv', 'main']
+           'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune', 'plan_note', 'estimate_note',
+           'write_summary_csv', 'resume_command', 'main_parser', 'main']
 
 # %% ../nbs/12_tune.ipynb #65160a8a
 def should_stop(eval_losses:list[float], # evaluation losses so far, oldest first (the last is the newest)
@@ -276,6 +277,28 @@ def _tune_locked(cfg, model, table, stop_at, progress, log)->Path:
     finally:
         set_layers(model, *was)  # the caller's model as it was (predict_run may reuse it)
 
+_TIMED_STEPS = 10  # steps timed after the first for the estimate of the whole run
+
+def _duration(s:float)->str:
+    "Seconds in words: 45 s, 12 min, 3.4 h."
+    return f"{s:.0f} s" if s < 90 else f"{s / 60:.0f} min" if s < 5400 else f"{s / 3600:.1f} h"
+
+def plan_note(cfg:TuneConfig, start:int=0)->str:
+    "The line `tune` prints before its first step: steps, evaluation cadence, early-stopping rule, checkpoints."
+    left = f" ({start:,} done)" if start else ""
+    stop = (f"a seed stops once, from step {cfg.min_steps:,}, its validation loss exceeds the max of its previous "
+            f"{cfg.patience}" if cfg.early_stopping else "no early stopping: every seed runs every step")
+    every = cfg.checkpoint_interval
+    ck = f"a checkpoint every {every:,} steps" if every else "no checkpoints"
+    return (f"plan: up to {cfg.max_steps:,} steps{left} for {len(cfg.seeds)} seed(s), evaluating on validation every "
+            f"{cfg.eval_every:,} steps; {stop}; {ck}")
+
+def estimate_note(step_s:float, steps_left:int, cfg:TuneConfig)->str:
+    "The line `tune` prints once the first steps are timed: the time of the steps left if no seed stops early."
+    return (f"estimate: {step_s:.3g} s a step, so up to {_duration(step_s * steps_left)} for the {steps_left:,} steps left "
+            f"(training alone: each of the {steps_left // cfg.eval_every:,} evaluations adds its time; early stopping "
+            "can end sooner)")
+
 def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded=None)->Path:
     out, seeds, S, primary = Path(cfg.out), list(cfg.seeds), len(cfg.seeds), is_primary()
     if not primary: print(f"process {jax.process_index()} of {jax.process_count()}: computing; process 0 writes {out}")
@@ -300,8 +323,10 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
     pad_id = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
     # mapped seeds skip stopped ones inside the step
     on = _OnDevices(st, bases, place, D, compact=loop == "vmap", log=log)
+    log(plan_note(cfg, start))  # what the run will do, before its first step
     bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} seed(s)", disable=not (progress and primary),
                mininterval=2)
+    timed = None  # (step, time) after the first step (its compiling is not a step's time)
     last_acc, every, saved, done = None, cfg.checkpoint_interval, start, start
     evaluation = lambda split: (ids[split], ys[split], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets,
                                 _eval_pack(cfg))
@@ -321,6 +346,10 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
         if step == start and loaded is not None:
             first_step_s = time.perf_counter() - loaded
             log(f"first step done {first_step_s:.1f} s after the weights were loaded (compiling included)")
+        if step == start: timed = (done, time.perf_counter())
+        elif timed and done - timed[0] == _TIMED_STEPS:
+            log(estimate_note((time.perf_counter() - timed[1]) / (done - timed[0]), cfg.max_steps - done, cfg))
+            timed = None
         if fault(f"step:{done}"): kill_now()
         if done % cfg.eval_every == 0 or done == cfg.max_steps:
             on.sync()
@@ -379,20 +408,33 @@ def write_summary_csv(run_dir:str|Path)->pd.DataFrame:
     return df
 
 # %% ../nbs/12_tune.ipynb #feaae0a9
+def resume_command(argv:list[str])->str:
+    "The `spbias tune` command that resumes the run `argv` started: the same flags, --resume, without --force."
+    args = [a for a in argv if a != "--force"]
+    return shlex.join(["spbias", "tune", *args, *([] if "--resume" in args else ["--resume"])])
+
+def main_parser()->argparse.ArgumentParser:
+    "`spbias tune`'s parser: one flag per `TuneConfig` field and the distributed flags; a bad flag said in one line."
+    from spbias.cli import ArgumentParser
+    from spbias.distributed import add_arguments
+    p = ArgumentParser(prog="spbias tune", description="Tune soft prompts (one per seed) on a sentiment set.")
+    add_config_arguments(p)  # one flag per TuneConfig field
+    add_arguments(p)
+    return p
+
 def main(argv:list[str]|None=None)->int:
     "spbias tune: tune soft prompts on a sentiment set, many seeds at once."
-    from spbias.cli import HelpFormatter
-    p = argparse.ArgumentParser(prog="spbias tune", description="Tune soft prompts (one per seed) on a sentiment set.",
-                                formatter_class=HelpFormatter)
-    add_config_arguments(p)  # one flag per TuneConfig field
-    from spbias.distributed import add_arguments, initialize_from
-    add_arguments(p)
-    a = p.parse_args(argv)
+    from spbias.distributed import initialize_from
+    a = main_parser().parse_args(argv)
     # a file there, or a place that cannot be created: refused before the model loads
     check_out(a.out, a.force, kind="folder", rule=False)
     cfg = config_from_args(a)
     initialize_from(a)  # several processes: joined now, before anything uses JAX (the flags were checked first)
-    run = tune(cfg)
+    try: run = tune(cfg)
+    except KeyboardInterrupt:
+        print(f"spbias tune: interrupted; finished work is kept in {cfg.out}. Resume with: "
+              f"{resume_command(sys.argv[2:] if argv is None else argv)}", file=sys.stderr)
+        return 130
     if not is_primary(): return 0  # process 0 prints the summary of the files it wrote
     print(f"run folder: {run}\n" + write_summary_csv(run).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     return 0
