@@ -4,7 +4,7 @@
 
 # %% ../nbs/11b_run.ipynb #6cfb1878
 from __future__ import annotations
-import contextlib, functools, hashlib, json, os, shutil, signal, socket, threading, time
+import contextlib, errno, functools, hashlib, json, os, shutil, signal, socket, threading, time
 from pathlib import Path
 import numpy as np
 import spbias
@@ -20,9 +20,9 @@ def _primary()->bool:
 # %% auto #0
 __all__ = ['CONFIG', 'FINISHED', 'CHECKPOINTS', 'PROMPT', 'SUMMARY', 'METRICS', 'RUN_MARK', 'NOTEBOOK_PARAMETERS',
            'PRE_RUN_FILES', 'seed_dir', 'weights_fingerprint', 'run_id', 'run_record', 'run_state', 'prepare_out',
-           'agree_out', 'precheck_out', 'lock_path', 'lock_out', 'is_unfinished_checkpoint', 'save_checkpoint',
-           'latest_checkpoint', 'restore_checkpoint', 'rewind', 'resume', 'log_evaluation', 'finish', 'fault',
-           'kill_now', 'load_run', 'read_summaries', 'check_run']
+           'agree_out', 'precheck_out', 'lock_path', 'lock_out', 'disk_full', 'is_unfinished_checkpoint',
+           'save_checkpoint', 'latest_checkpoint', 'restore_checkpoint', 'rewind', 'resume', 'log_evaluation', 'finish',
+           'fault', 'kill_now', 'load_run', 'read_summaries', 'check_run']
 
 # %% ../nbs/11b_run.ipynb #24ab6495
 # finished.json is written last: the run is complete
@@ -231,6 +231,24 @@ def lock_out(out:str|Path, log=print):
         if _holder(p).get("pid") == me["pid"]: p.unlink(missing_ok=True)
 
 # %% ../nbs/11b_run.ipynb #1d637091
+def _no_space(e:BaseException|None, seen=())->bool:
+    "True when `e`, an exception it wraps (cause, context, a group's members) is an OSError ENOSPC."
+    if e is None or id(e) in seen: return False
+    if isinstance(e, OSError) and e.errno == errno.ENOSPC: return True
+    inner = [e.__cause__, e.__context__, *getattr(e, "exceptions", ())]
+    return any(_no_space(x, (*seen, id(e))) for x in inner)
+
+@contextlib.contextmanager
+def disk_full(out:str|Path, what:str):
+    "A full disk while writing `what` of run folder `out`: one line saying so and how to go on (a library's own error "
+    "wrapping it included)."
+    try: yield
+    except Exception as e:
+        if not _no_space(e): raise
+        raise SpbiasError(f"no space left on the disk of {out} while writing {what}.",
+                          "free some space (or give --out a folder on another disk), then run the same command with "
+                          "--resume: the run goes on from its last complete checkpoint.") from None
+
 def _checkpointer(out:Path):
     import jax, orbax.checkpoint as ocp
     (out/CHECKPOINTS).mkdir(parents=True, exist_ok=True)
@@ -252,7 +270,7 @@ def save_checkpoint(out:str|Path, step:int, st:dict):
     out = Path(out)
     arrays = {k: v for k, v in st.items() if k != "history"}
     if fault(f"checkpoint:{step}"): _kill_mid_write((out/CHECKPOINTS).resolve())
-    with _checkpointer(out) as m:
+    with disk_full(out, f"checkpoint {step}"), _checkpointer(out) as m:
         m.save(step, args=ocp.args.Composite(state=ocp.args.StandardSave(jax.device_get(arrays)),
                                              history=ocp.args.JsonSave(st["history"])))
 
@@ -308,7 +326,8 @@ def resume(out:str|Path, # the run folder (`prepare_out` said 'resume', or 'fres
 
 def log_evaluation(out:str|Path, seed:int, record:dict):
     "Append one evaluation's line to a seed's metrics.jsonl (process 0 writes)."
-    if _primary(): append_jsonl(seed_dir(out, seed)/METRICS, record)
+    if not _primary(): return
+    with disk_full(out, f"seed {seed}'s {METRICS}"): append_jsonl(seed_dir(out, seed)/METRICS, record)
 
 # %% ../nbs/11b_run.ipynb #5acb0c1b
 def finish(out:str|Path, rid:str, # the run folder and its run id
@@ -318,8 +337,9 @@ def finish(out:str|Path, rid:str, # the run folder and its run id
     if not _primary(): return
     for k, (seed, arrays, summary) in enumerate(results, 1):
         d = seed_dir(out, seed)
-        atomic_savez(d/PROMPT, **arrays)
-        atomic_write_json(d/SUMMARY, dict(seed=seed, run_id=rid, **summary))
+        with disk_full(out, f"seed {seed}'s {PROMPT} and {SUMMARY}"):
+            atomic_savez(d/PROMPT, **arrays)
+            atomic_write_json(d/SUMMARY, dict(seed=seed, run_id=rid, **summary))
         if fault(f"finish:{k}"): kill_now()
     atomic_write_json(Path(out)/FINISHED,
                       dict(run_id=rid, seeds=[r[0] for r in results], finished=time.strftime("%Y-%m-%dT%H:%M:%S")))

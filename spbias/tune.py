@@ -330,38 +330,41 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
     last_acc, every, saved, done = None, cfg.checkpoint_interval, start, start
     evaluation = lambda split: (ids[split], ys[split], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets,
                                 _eval_pack(cfg))
-    for step in range(start, cfg.max_steps):
-        if not st["active"].any(): break
-        tok, mask, ends, slots = train_batch(batcher, ids["train"], seeds, step, pad_id)
-        y, w = np.where(slots >= 0, ys["train"][np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
-        deltas, opt_states, bases_d, active = on.arrays()
-        got = train_step(params, deltas, opt_states, bases_d, *place(on.rows(tok, mask, ends, y, w), rows=True),
-                         active, label_ids)
-        losses = on.update(*got[:3])
-        bad = st["active"] & ~np.isfinite(losses)
-        st["nan"] |= bad; st["active"] &= ~bad
-        ok = st["active"]
-        st["train_sum"][ok] += losses[ok]; st["train_n"][ok] += 1
-        done = step + 1
-        if step == start and loaded is not None:
-            first_step_s = time.perf_counter() - loaded
-            log(f"first step done {first_step_s:.1f} s after the weights were loaded (compiling included)")
-        if step == start: timed = (done, time.perf_counter())
-        elif timed and done - timed[0] == _TIMED_STEPS:
-            log(estimate_note((time.perf_counter() - timed[1]) / (done - timed[0]), cfg.max_steps - done, cfg))
-            timed = None
-        if fault(f"step:{done}"): kill_now()
-        if done % cfg.eval_every == 0 or done == cfg.max_steps:
-            on.sync()
-            el, ea = _evaluate_active(model, bases + st["deltas"], st["active"], place, D, *evaluation("validation"))
-            _after_eval(cfg, st, done, el, ea); last_acc = float(np.nanmean(ea)) if np.isfinite(ea).any() else None
-        if every and done % every == 0:
-            on.sync()
-            save_checkpoint(out, done, st)
-            saved = done
-        bar.update(1); bar.set_postfix(loss=f"{np.nanmean(losses[ok]) if ok.any() else float('nan'):.3f}",
-                                       acc="-" if last_acc is None else f"{last_acc:.3f}", active=int(ok.sum()))
-        if stop_at is not None and done >= stop_at: bar.close(); return out
+    try:  # an error or Ctrl-C: the bar ends its line first, so what is said next starts on its own
+        for step in range(start, cfg.max_steps):
+            if not st["active"].any(): break
+            tok, mask, ends, slots = train_batch(batcher, ids["train"], seeds, step, pad_id)
+            y, w = np.where(slots >= 0, ys["train"][np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
+            deltas, opt_states, bases_d, active = on.arrays()
+            got = train_step(params, deltas, opt_states, bases_d, *place(on.rows(tok, mask, ends, y, w), rows=True),
+                             active, label_ids)
+            losses = on.update(*got[:3])
+            bad = st["active"] & ~np.isfinite(losses)
+            st["nan"] |= bad; st["active"] &= ~bad
+            ok = st["active"]
+            st["train_sum"][ok] += losses[ok]; st["train_n"][ok] += 1
+            done = step + 1
+            if step == start and loaded is not None:
+                first_step_s = time.perf_counter() - loaded
+                log(f"first step done {first_step_s:.1f} s after the weights were loaded (compiling included)")
+            if step == start: timed = (done, time.perf_counter())
+            elif timed and done - timed[0] == _TIMED_STEPS:
+                log(estimate_note((time.perf_counter() - timed[1]) / (done - timed[0]), cfg.max_steps - done, cfg))
+                timed = None
+            if fault(f"step:{done}"): kill_now()
+            if done % cfg.eval_every == 0 or done == cfg.max_steps:
+                on.sync()
+                el, ea = _evaluate_active(model, bases + st["deltas"], st["active"], place, D,
+                                          *evaluation("validation"))
+                _after_eval(cfg, st, done, el, ea); last_acc = float(np.nanmean(ea)) if np.isfinite(ea).any() else None
+            if every and done % every == 0:
+                on.sync()
+                save_checkpoint(out, done, st)
+                saved = done
+            bar.update(1); bar.set_postfix(loss=f"{np.nanmean(losses[ok]) if ok.any() else float('nan'):.3f}",
+                                           acc="-" if last_acc is None else f"{last_acc:.3f}", active=int(ok.sum()))
+            if stop_at is not None and done >= stop_at: bar.close(); return out
+    except BaseException: bar.close(); raise
     bar.close()
     on.sync()
     if every and saved != done: save_checkpoint(out, done, st)  # the end state: an interrupted ending resumes here
