@@ -113,7 +113,8 @@ def _check_json_lines(p:Path):
             else: why = "not an object"
             if not ok:
                 raise SpbiasError(f"{p} line {k} is not a JSON object ({why}).",
-                                  "write one {\"text\": ..., \"label\": ...} object per line (a cut file: copy it again).")
+                                  "write one {\"text\": ..., \"label\": ...} object per line "
+                                  "(a cut file: copy it again).")
 
 def _read_split(name:str, folder:Path, split:str)->pd.DataFrame:
     import datasets

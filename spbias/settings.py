@@ -112,10 +112,12 @@ class TuneConfig:
             raise SpbiasError(f"repeated seeds in {self.seeds}.", "list each seed once.")
         if len(self.seeds) > MAX_SEEDS:  # one run holds every seed's state: 9,015 seeds is a typo, not a plan
             raise SpbiasError(f"{len(self.seeds):,} seeds ({self.seeds[0]}…{self.seeds[-1]}): one run takes at most "
-                              f"{MAX_SEEDS:,}.", "check the range (e.g. 1001-1015), or split the seeds over several runs.")
+                              f"{MAX_SEEDS:,}.",
+                              "check the range (e.g. 1001-1015), or split the seeds over several runs.")
         if self.resume and self.force:
             raise SpbiasError("--resume and --force together: --resume continues the run in --out, --force moves it "
-                              "aside and starts afresh.", "pass one of them: --resume to continue, --force to start again.")
+                              "aside and starts afresh.",
+                              "pass one of them: --resume to continue, --force to start again.")
         PromptConfig(self.n_tokens, self.init, self.init_text)  # validates n_tokens and init
         pos = lambda k, ok, fix: _require(ok, k, getattr(self, k), fix)  # each rule a plain check
         pos("lr", self.lr > 0 and math.isfinite(self.lr), "use a positive learning rate, e.g. --lr 1e-3.")

@@ -24,8 +24,8 @@ from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 from .models import parse_mesh, shard_seeds, mesh_note, set_layers
 from .distributed import is_primary, to_host, barrier
-from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out, lock_out,
-                        precheck_out,
+from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out,
+                        lock_out, precheck_out,
                         save_checkpoint,
                         # the run folder's life (11b_run); these names stay importable from here
                         resume, log_evaluation, finish, fault, kill_now, read_summaries)
@@ -295,8 +295,8 @@ def plan_note(cfg:TuneConfig, start:int=0)->str:
 
 def estimate_note(step_s:float, steps_left:int, cfg:TuneConfig)->str:
     "The line `tune` prints once the first steps are timed: the time of the steps left if no seed stops early."
-    return (f"estimate: {step_s:.3g} s a step, so up to {_duration(step_s * steps_left)} for the {steps_left:,} steps left "
-            f"(training alone: each of the {steps_left // cfg.eval_every:,} evaluations adds its time; early stopping "
+    return (f"estimate: {step_s:.3g} s a step, so up to {_duration(step_s * steps_left)} for the {steps_left:,} steps "
+            f"left (training alone: each of the {steps_left // cfg.eval_every:,} evaluations adds its time; early stopping "
             "can end sooner)")
 
 def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded=None)->Path:
