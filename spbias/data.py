@@ -4,7 +4,7 @@
 
 # %% ../nbs/10_data.ipynb #b97f73a1
 from __future__ import annotations
-import os, re
+import json, os, re
 from typing import NamedTuple
 from pathlib import Path
 import numpy as np, pandas as pd
@@ -103,12 +103,26 @@ def split_file(name:str, folder:Path, split:str)->tuple[Path, object]:
                           "or pass --data-dir pointing at such a folder.")
     return p, reader
 
+def _check_json_lines(p:Path):
+    "Every non-empty line of `p` a JSON object, or an error naming the file and the first line that is not."
+    with open(p, encoding="utf-8", errors="replace") as f:
+        for k, line in enumerate(f, 1):
+            if not line.strip(): continue
+            try: ok = isinstance(json.loads(line), dict)
+            except ValueError as e: ok, why = False, f"{e.msg}; cut short?"
+            else: why = "not an object"
+            if not ok:
+                raise SpbiasError(f"{p} line {k} is not a JSON object ({why}).",
+                                  "write one {\"text\": ..., \"label\": ...} object per line "
+                                  "(a cut file: copy it again).")
+
 def _read_split(name:str, folder:Path, split:str)->pd.DataFrame:
     import datasets
     datasets.disable_progress_bars()
     p, reader = split_file(name, folder, split)
     if _count_lines(p) == 0: raise SpbiasError(f"{name}: the {split} split is empty ({p}).", "pass a file with at least one example.")
     if reader is not None: return reader(p)
+    _check_json_lines(p)  # a file cut short: its file and line, not the JSON library's traceback
     df = datasets.load_dataset("json", data_files={split: str(p)}, split=split).to_pandas()
     missing = {"text", "label"} - set(df.columns)
     if missing: raise SpbiasError(f"{p} has no column(s) {sorted(missing)}.", "write one {\"text\": ..., \"label\": ...} object per line.")

@@ -4,7 +4,7 @@
 
 # %% ../nbs/11b_run.ipynb #6cfb1878
 from __future__ import annotations
-import functools, hashlib, json, os, shutil, signal, threading, time
+import contextlib, errno, functools, hashlib, json, os, shutil, signal, socket, threading, time
 from pathlib import Path
 import numpy as np
 import spbias
@@ -20,9 +20,10 @@ def _primary()->bool:
 
 # %% auto #0
 __all__ = ['CONFIG', 'FINISHED', 'CHECKPOINTS', 'PROMPT', 'SUMMARY', 'METRICS', 'RUN_MARK', 'NOTEBOOK_PARAMETERS',
-           'PRE_RUN_FILES', 'seed_dir', 'run_id', 'run_record', 'run_state', 'prepare_out', 'agree_out',
-           'is_unfinished_checkpoint', 'save_checkpoint', 'latest_checkpoint', 'restore_checkpoint', 'rewind', 'resume',
-           'log_evaluation', 'finish', 'fault', 'kill_now', 'load_run', 'read_summaries', 'check_run']
+           'PRE_RUN_FILES', 'seed_dir', 'run_id', 'run_record', 'run_state', 'prepare_out', 'agree_out', 'precheck_out',
+           'lock_path', 'lock_out', 'disk_full', 'is_unfinished_checkpoint', 'save_checkpoint', 'latest_checkpoint',
+           'restore_checkpoint', 'rewind', 'resume', 'log_evaluation', 'finish', 'fault', 'kill_now', 'load_run',
+           'read_summaries', 'check_run']
 
 # %% ../nbs/11b_run.ipynb #24ab6495
 # finished.json is written last: the run is complete
@@ -75,6 +76,19 @@ def run_state(out:Path, rid:str)->str:
 def _refuse(out, what, fix):
     raise SpbiasError(f"{out} {what}.", fix + " Or choose another --out.")
 
+def _keep_finished_seeds(out:Path):
+    "Refuse to start `out` afresh when a seed's files are complete (no checkpoint: nothing to resume from)."
+    done = [d.name for d in sorted(out.glob("seed-*")) if (d/PROMPT).is_file() and (d/SUMMARY).is_file()]
+    if done:  # starting afresh would delete them
+        _refuse(out, f"holds finished seed files ({', '.join(done)}: {PROMPT}, {SUMMARY}) but no {FINISHED} and "
+                "no checkpoint, so --resume cannot continue it without deleting them",
+                "Pass --force to move it aside (nothing is deleted) and tune again.")
+
+def _no_run(out:Path):
+    _refuse(out, "is not empty and holds no spbias run",
+            "Pass --force to move it aside (to <out>.replaced-<time>) and start afresh; --resume continues only the "
+            "same run.")
+
 def prepare_out(out:str|Path, # the run folder
                 record:dict, # what config.json will hold (`run_record`)
                 resume:bool=False, force:bool=False, # --resume, --force
@@ -86,9 +100,8 @@ def prepare_out(out:str|Path, # the run folder
     if state == "other":
         try: other = json.loads((out/CONFIG).read_text()).get("run_id", "no run_id: an older spbias")
         except (OSError, ValueError): other = None
-        what = "is not empty and holds no spbias run"
-        if other: what = f"holds another run (run_id {other}; this run is {record['run_id']})"
-        _refuse(out, what,
+        if not other: _no_run(out)
+        _refuse(out, f"holds another run (run_id {other}; this run is {record['run_id']})",
                 "Pass --force to move it aside (to <out>.replaced-<time>) and start afresh; --resume continues only "
                 "the same run.")
     if state == "finished":
@@ -101,6 +114,7 @@ def prepare_out(out:str|Path, # the run folder
                                "Pass --resume to continue it from its last checkpoint, or --force to move it aside "
                                "and start afresh.")
         if latest_checkpoint(out) is not None: return "resume"
+        _keep_finished_seeds(out)
         log(f"no checkpoint in {out}: starting afresh (its partial files are cleared)")
         for p in [*out.glob("seed-*"), out/CHECKPOINTS]: shutil.rmtree(p, ignore_errors=True)
     elif resume: log(f"nothing to resume in {out}: starting a new run")
@@ -124,7 +138,95 @@ def agree_out(out:str|Path, record:dict, resume:bool=False, force:bool=False, lo
                                    "fix what process 0 reports, then start every process again.")
     return _HOWS[code]
 
+# %% ../nbs/11b_run.ipynb #e3961345
+def precheck_out(out:str|Path, # the run folder
+                 identity:dict, # the run's identity (`TuneConfig.identity()`)
+                 table_hash:str, # `table_sha256` of the tuning table
+                 resume:bool=False, force:bool=False)->str:
+    "The output-folder rule as far as it is decided without the weights (run before the model loads); what `out` holds."
+    out = Path(out)
+    if force or not out.exists() or all(p.name in PRE_RUN_FILES for p in out.iterdir()): return "empty"
+    try: old = json.loads((out/CONFIG).read_text())
+    except (OSError, ValueError): old = None
+    if not isinstance(old, dict) or not isinstance(old.get("run"), dict): _no_run(out)
+    rid = old.get("run_id", "no run_id: an older spbias")
+    mine = json.loads(json.dumps({k: v for k, v in identity.items() if k not in _PATH_FIELDS}, default=str))
+    theirs = {k: v for k, v in old["run"].items() if k not in _PATH_FIELDS}
+    differ = sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))
+    if old.get("table_sha256") != table_hash: differ.append("the tuning data (table_sha256)")
+    if differ:
+        _refuse(out, f"holds another run (run_id {rid}; this run differs in {', '.join(differ)})",
+                "Pass --force to move it aside (to <out>.replaced-<time>) and start afresh; --resume continues only "
+                "the same run.")
+    # the same settings and data: the same run unless the weights differ, which only their fingerprint tells
+    state = "finished" if (out/FINISHED).is_file() else "partial"
+    if state == "finished" and not resume:
+        _refuse(out, f"holds this run, finished (run_id {rid})",
+                "Pass --resume to keep it (nothing left to do), or --force to move it aside and tune again.")
+    if state == "partial" and not resume:
+        _refuse(out, f"holds an unfinished copy of this run (run_id {rid})",
+                "Pass --resume to continue it from its last checkpoint, or --force to move it aside and start afresh.")
+    if state == "partial" and latest_checkpoint(out) is None: _keep_finished_seeds(out)
+    return state
+
+# %% ../nbs/11b_run.ipynb #2d9849e7
+def lock_path(out:str|Path)->Path:
+    "The lock file of run folder `out`: `.<name>.spbias-lock` beside it (a --force move aside leaves it in place)."
+    out = Path(out).resolve()
+    return out.parent/f".{out.name}.spbias-lock"
+
+def _alive(pid:int)->bool:
+    try: os.kill(pid, 0)
+    except ProcessLookupError: return False
+    except PermissionError: return True  # another user's process
+    return True
+
+def _holder(p:Path)->dict:
+    try: got = json.loads(p.read_text())
+    except (OSError, ValueError): return {}
+    return got if isinstance(got, dict) else {}
+
+@contextlib.contextmanager
+def lock_out(out:str|Path, log=print):
+    "Hold run folder `out`'s lock while the block runs (process 0); another holder: `SpbiasError` naming it."
+    if not _primary(): yield None; return
+    p, me = lock_path(out), dict(pid=os.getpid(), host=socket.gethostname(), since=time.strftime("%Y-%m-%dT%H:%M:%S"))
+    p.parent.mkdir(parents=True, exist_ok=True)
+    for attempt in range(2):
+        try: fd = os.open(p, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644); break
+        except FileExistsError:
+            h = _holder(p)
+            pid, host = h.get("pid"), h.get("host")
+            if attempt == 0 and host == me["host"] and isinstance(pid, int) and not _alive(pid):
+                log(f"note: took over the lock of {out} left by process {pid} (no longer running)")
+                p.unlink(missing_ok=True); continue
+            who = f"process {pid} on {host} (since {h.get('since')})" if pid else "another process"
+            raise SpbiasError(f"{out} is being written by {who}: two runs cannot write one folder.",
+                              f"wait for it to end, or stop it; if it no longer runs, delete the lock {p}.") from None
+    with os.fdopen(fd, "w") as f: json.dump(me, f)
+    try: yield p
+    finally:
+        if _holder(p).get("pid") == me["pid"]: p.unlink(missing_ok=True)
+
 # %% ../nbs/11b_run.ipynb #1d637091
+def _no_space(e:BaseException|None, seen=())->bool:
+    "True when `e`, an exception it wraps (cause, context, a group's members) is an OSError ENOSPC."
+    if e is None or id(e) in seen: return False
+    if isinstance(e, OSError) and e.errno == errno.ENOSPC: return True
+    inner = [e.__cause__, e.__context__, *getattr(e, "exceptions", ())]
+    return any(_no_space(x, (*seen, id(e))) for x in inner)
+
+@contextlib.contextmanager
+def disk_full(out:str|Path, what:str):
+    "A full disk while writing `what` of run folder `out`: one line saying so and how to go on (a library's own error "
+    "wrapping it included)."
+    try: yield
+    except Exception as e:
+        if not _no_space(e): raise
+        raise SpbiasError(f"no space left on the disk of {out} while writing {what}.",
+                          "free some space (or give --out a folder on another disk), then run the same command with "
+                          "--resume: the run goes on from its last complete checkpoint.") from None
+
 def _checkpointer(out:Path):
     import jax, orbax.checkpoint as ocp
     (out/CHECKPOINTS).mkdir(parents=True, exist_ok=True)
@@ -146,7 +248,7 @@ def save_checkpoint(out:str|Path, step:int, st:dict):
     out = Path(out)
     arrays = {k: v for k, v in st.items() if k != "history"}
     if fault(f"checkpoint:{step}"): _kill_mid_write((out/CHECKPOINTS).resolve())
-    with _checkpointer(out) as m:
+    with disk_full(out, f"checkpoint {step}"), _checkpointer(out) as m:
         m.save(step, args=ocp.args.Composite(state=ocp.args.StandardSave(jax.device_get(arrays)),
                                              history=ocp.args.JsonSave(st["history"])))
 
@@ -202,7 +304,8 @@ def resume(out:str|Path, # the run folder (`prepare_out` said 'resume', or 'fres
 
 def log_evaluation(out:str|Path, seed:int, record:dict):
     "Append one evaluation's line to a seed's metrics.jsonl (process 0 writes)."
-    if _primary(): append_jsonl(seed_dir(out, seed)/METRICS, record)
+    if not _primary(): return
+    with disk_full(out, f"seed {seed}'s {METRICS}"): append_jsonl(seed_dir(out, seed)/METRICS, record)
 
 # %% ../nbs/11b_run.ipynb #5acb0c1b
 def finish(out:str|Path, rid:str, # the run folder and its run id
@@ -212,8 +315,9 @@ def finish(out:str|Path, rid:str, # the run folder and its run id
     if not _primary(): return
     for k, (seed, arrays, summary) in enumerate(results, 1):
         d = seed_dir(out, seed)
-        atomic_savez(d/PROMPT, **arrays)
-        atomic_write_json(d/SUMMARY, dict(seed=seed, run_id=rid, **summary))
+        with disk_full(out, f"seed {seed}'s {PROMPT} and {SUMMARY}"):
+            atomic_savez(d/PROMPT, **arrays)
+            atomic_write_json(d/SUMMARY, dict(seed=seed, run_id=rid, **summary))
         if fault(f"finish:{k}"): kill_now()
     atomic_write_json(Path(out)/FINISHED,
                       dict(run_id=rid, seeds=[r[0] for r in results], finished=time.strftime("%Y-%m-%dT%H:%M:%S")))

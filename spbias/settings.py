@@ -13,7 +13,7 @@ from .prompt import PromptConfig, LOSSES
 from .models import parse_mesh
 
 # %% auto #0
-__all__ = ['SEED_LOOPS', 'TuneConfig', 'cli_flag', 'add_config_arguments', 'config_from_args', 'setting_kind',
+__all__ = ['SEED_LOOPS', 'MAX_SEEDS', 'TuneConfig', 'cli_flag', 'add_config_arguments', 'config_from_args', 'setting_kind',
            'config_from_params']
 
 # %% ../nbs/11c_settings.ipynb #a4573a7a
@@ -28,6 +28,7 @@ def _label_words(words)->tuple:
     return ws
 
 SEED_LOOPS = ("auto", "vmap", "map")
+MAX_SEEDS = 1000  # seeds in one run (the papers tune 15)
 
 def _setting(default, help:str, **cli)->dataclasses.Field:
     "A `TuneConfig` field, its help and its flag's options (argparse's, plus flag, negate and cli_default)."
@@ -109,6 +110,14 @@ class TuneConfig:
         if not self.seeds: raise SpbiasError("no seeds given.", "pass e.g. --seeds 1001-1015.")
         if len(set(self.seeds)) != len(self.seeds):
             raise SpbiasError(f"repeated seeds in {self.seeds}.", "list each seed once.")
+        if len(self.seeds) > MAX_SEEDS:  # one run holds every seed's state: 9,015 seeds is a typo, not a plan
+            raise SpbiasError(f"{len(self.seeds):,} seeds ({self.seeds[0]}…{self.seeds[-1]}): one run takes at most "
+                              f"{MAX_SEEDS:,}.",
+                              "check the range (e.g. 1001-1015), or split the seeds over several runs.")
+        if self.resume and self.force:
+            raise SpbiasError("--resume and --force together: --resume continues the run in --out, --force moves it "
+                              "aside and starts afresh.",
+                              "pass one of them: --resume to continue, --force to start again.")
         PromptConfig(self.n_tokens, self.init, self.init_text)  # validates n_tokens and init
         pos = lambda k, ok, fix: _require(ok, k, getattr(self, k), fix)  # each rule a plain check
         pos("lr", self.lr > 0 and math.isfinite(self.lr), "use a positive learning rate, e.g. --lr 1e-3.")

@@ -224,7 +224,7 @@ def _main_stages(a, stages:list[Stage])->int:
     ex = lambda nb, o, p: papermill_executor(nb, o, p, log_output=not a.quiet)
     res = run_stages(stages, a.out, only_stage=a.stage, file=a.sweep, notebook=Path(a.notebook) if a.notebook else None,
                      log=lambda m: print(m, flush=True), dry_run=a.dry_run, shard_spec=a.shard, only=a.only,
-                     executor=ex, force=a.force,
+                     executor=ex, force=a.force, check_inputs=True,
                      stage=Path(a.staging) if a.staging else None)
     if a.dry_run: return 0
     for name, r in res.items():
@@ -235,10 +235,9 @@ def _main_stages(a, stages:list[Stage])->int:
 
 def main(argv:list[str]|None=None)->int:
     "`spbias sweep`: run this machine's share of a sweep with papermill."
-    from spbias.cli import HelpFormatter
-    ap = argparse.ArgumentParser(prog="spbias sweep",
-                                 description="Expand a SWEEP.yaml into tuning runs and execute them with papermill.",
-                                 formatter_class=HelpFormatter)
+    from spbias.cli import ArgumentParser
+    ap = ArgumentParser(prog="spbias sweep",
+                        description="Expand a SWEEP.yaml into tuning runs and execute them with papermill.")
     ap.add_argument("sweep", help="the sweep file, e.g. sweeps/demo.yaml")
     ap.add_argument("--shard", default="0/1",
                     help="this machine's share i/n, 0 <= i < n (0/1: everything), or auto: from a SLURM array's or a "
@@ -247,7 +246,8 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--only", default=None,
                     help="run only ids matching this fnmatch pattern, e.g. '*opt-125m/sst5/*' (default: every run)")
     ap.add_argument("--out", default=None,
-                    help="output root: a folder or an fsspec URL such as gs://bucket/sweep (default: the sweep's out:)")
+                    help="output root: a folder (relative: to the working directory) or an fsspec URL such as "
+                    "gs://bucket/sweep (default: the sweep's out:, relative to the repository)")
     ap.add_argument("--stage", default=None,
                     help="a file with stages: run this stage alone (default: every stage, in order)")
     ap.add_argument("--staging", default=None,
@@ -259,6 +259,8 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--quiet", action="store_true",
                     help="do not stream each notebook's output (its progress bars) to the terminal")
     a = ap.parse_args(argv)
+    # a relative --out is where the user stands (the sweep file's own out: stays relative to the repository)
+    if a.out is not None and not is_url(a.out): a.out = str(Path(a.out).absolute())
     stages = load_stages(a.sweep)  # a file with stages: runs them in order, or --stage NAME alone
     if stages is not None: return _main_stages(a, stages)
     if a.stage:
@@ -267,7 +269,7 @@ def main(argv:list[str]|None=None)->int:
     sweep = load_sweep(a.sweep)
     ex = lambda nb, o, p: papermill_executor(nb, o, p, log_output=not a.quiet)
     res = run_sweep(sweep, out=a.out, shard_spec=a.shard, only=a.only, dry_run=a.dry_run,
-                    notebook=Path(a.notebook) if a.notebook else None, force=a.force, executor=ex,
+                    notebook=Path(a.notebook) if a.notebook else None, force=a.force, executor=ex, check_inputs=True,
                     stage=Path(a.staging) if a.staging else None, log=lambda m: print(m, flush=True))
     if a.dry_run: return 0
     print(f"sweep {sweep.name}: {len(res.done)} done, {len(res.skipped)} already complete, {len(res.failed)} failed")

@@ -4,7 +4,7 @@
 
 # %% ../nbs/40_sweep.ipynb #0f92fad3
 from __future__ import annotations
-import argparse, ast, dataclasses, fnmatch, hashlib, json, os, posixpath, shutil, sys, tempfile, time, traceback
+import argparse, ast, dataclasses, fnmatch, hashlib, json, os, posixpath, re, shutil, sys, tempfile, time, traceback
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from typing import Callable
@@ -109,11 +109,30 @@ def sweep_from_dict(d:dict, # the parsed YAML
                  seeds_per_run=int(d.get("seeds_per_run", 1)), params=dict(d.get("params") or {}),
                  out=str(d.get("out", "papermill_runs")), notebook=d.get("notebook"), lr_by_dataset=by)
 
+class _Twice(Exception):
+    "A mapping names a key twice: the key and the lines (1-based) of both."
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    "PyYAML's safe loader, refusing a mapping that names a key twice (PyYAML keeps the last one silently)."
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try: first = seen.setdefault(key, key_node.start_mark.line + 1)
+            except TypeError: continue  # an unhashable key: the base loader says what is wrong with it
+            if first != key_node.start_mark.line + 1: raise _Twice(key, first, key_node.start_mark.line + 1)
+        return super().construct_mapping(node, deep)
+
 def _read_yaml(path:Path):
-    "A sweep file's parsed YAML; our error when it is missing or not YAML."
+    "A sweep file's parsed YAML; our error when it is missing, not YAML, or names a key twice."
     if not path.is_file():
         raise SpbiasError(f"sweep file {path} not found.", "pass the path of a YAML file, e.g. sweeps/demo.yaml.")
-    try: return yaml.safe_load(path.read_text())
+    try: return yaml.load(path.read_text(), Loader=_UniqueKeyLoader)
+    except _Twice as e:
+        key, first, again = e.args
+        raise SpbiasError(f"sweep file {path}: the key {key!r} is given twice (lines {first} and {again}); YAML would "
+                          "keep the second and drop the first without a word.",
+                          f"write {key}: once, with every value in one list.") from None
     except yaml.YAMLError as e:
         raise SpbiasError(f"sweep file {path} is not valid YAML ({e}).", "fix its syntax.") from None
 
@@ -297,6 +316,34 @@ def _kind_name(want)->str:
     return " or ".join(t.__name__ for t in (want if isinstance(want, tuple) else (want,))).replace("str",
         "text").replace("list", "a list")
 
+_HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")  # org/name
+
+def _check_model(name:str, model:str):
+    "A sweep's model that the runs would fail to find: a local path that is not there (a hub id is not checked)."
+    if model in ("smollm2", "tiny") or Path(model).expanduser().exists(): return
+    if model.startswith(("/", ".", "~")) or model.endswith(".gguf") or not _HUB_ID.fullmatch(model):
+        raise SpbiasError(f"sweep {name!r}: models: {model!r} does not exist here (no such file or folder).",
+                          "give an existing model folder or .gguf file, 'smollm2', 'tiny' or a hub id such as "
+                          "facebook/opt-125m.")
+
+def _check_bias_sets(name:str, specs):
+    "A sweep's bias sets that the runs would not know: each a built-in set (with attributes or not) or a TSV file."
+    for spec in specs or ():
+        if str(spec).partition(":")[0] in BUILTIN_SETS or Path(str(spec)).is_file(): continue
+        raise SpbiasError(f"sweep {name!r}: params: bias set {spec!r} is neither a built-in set "
+                          f"({', '.join(BUILTIN_SETS)}) nor a file here.",
+                          "use 'ours', 'czarnowska', 'ours:age,sexuality' or the path of a bias-set TSV.")
+
+def _values_used(params:dict)->dict:
+    "A run's parameters with each None setting replaced by the value the run uses (`TuneConfig`'s default)."
+    from spbias.settings import TuneConfig
+    out, proto = dict(params), TuneConfig()
+    for k, v in params.items():
+        if v is not None or not hasattr(proto, k): continue
+        if k == "checkpoint_every": out[k] = params.get("eval_every") or proto.eval_every  # at every evaluation
+        else: out[k] = list(d) if isinstance(d := getattr(proto, k), tuple) else d
+    return out
+
 def check_sweep_params(name:str, # the sweep's name
                        params:dict, # the sweep's params:, completed by the notebook's defaults
                        defaults:dict, # the tuning notebook's parameters
@@ -415,7 +462,8 @@ def run_sweep(sweep:Sweep,
               executor:Callable|None=None, # (notebook, output, parameters) -> None, raises on failure
               notebook:Path|None=None, log=print,
               force:bool=False, # move run folders that hold another configuration aside instead of refusing them
-              stage:Path|None=None # URL output: the local folder runs execute in before upload (default: a new one)
+              stage:Path|None=None, # URL output: the local folder runs execute in before upload (default: a new one)
+              check_inputs:bool=False # also refuse a missing model path or an unknown bias set (as the runs would)
              )->SweepResult:
     "Execute this machine's share of a sweep, skipping complete runs and isolating failures."
     out = out_root(out or sweep.out)
@@ -431,6 +479,9 @@ def run_sweep(sweep:Sweep,
     for r in {(r.model, r.dataset): r for r in expand(sweep)}.values():
         check_sweep_params(sweep.name, sweep.params, defaults,
                            dict(model=r.model, dataset=r.dataset, lr=r.lr, n_tokens=r.n_tokens, seeds=list(r.seeds)))
+    if check_inputs:  # (`spbias sweep` checks; tests of the machinery use made-up models)
+        for m in sorted(set(sweep.models)): _check_model(sweep.name, m)
+        _check_bias_sets(sweep.name, sweep.params.get("bias_sets"))
     i, n = parse_shard(shard_spec)
     runs = shard(expand(sweep), i, n)
     if only: runs = [r for r in runs if fnmatch.fnmatch(r.run_id, only)]
@@ -442,7 +493,7 @@ def run_sweep(sweep:Sweep,
         res.planned = [r.run_id for r in todo]
         for r in todo:
             where = f"{out}/{r.run_id}" if remote else str(r.folder(out))
-            p = r.parameters(Path(".")) | {"out_dir": where}
+            p = _values_used(r.parameters(Path(".")) | {"out_dir": where})
             log(f"  would run {r.run_id}  [{r.config_hash}]")
             log("      " + ", ".join(f"{k}={v!r}" for k, v in sorted(p.items())))
         return res

@@ -4,7 +4,7 @@
 
 # %% ../nbs/12_tune.ipynb #44ed4265
 from __future__ import annotations
-import argparse, dataclasses, functools, json, math, time, warnings
+import argparse, dataclasses, functools, json, math, shlex, sys, time, warnings
 from dataclasses import dataclass, asdict
 from pathlib import Path
 import numpy as np, jax, jax.numpy as jnp, optax
@@ -18,19 +18,22 @@ from .settings import (SEED_LOOPS, TuneConfig, add_config_arguments, config_from
                              setting_kind,
                              cli_flag)
 from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_texts, BucketBatcher,
+                         table_sha256,
                          PackedBatcher,
                          row_length, pad_packed, flatten_slots)
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 from .models import parse_mesh, shard_seeds, mesh_note, set_layers
 from .distributed import is_primary, to_host, barrier
 from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out,
+                        lock_out, precheck_out,
                         save_checkpoint,
                         # the run folder's life (11b_run); these names stay importable from here
                         resume, log_evaluation, finish, fault, kill_now, read_summaries)
 
 # %% auto #0
 __all__ = ['STATUSES', 'USABLE', 'SUMMARY_CSV_COLUMNS', 'should_stop', 'make_optimizer', 'make_train_step', 'evaluate',
-           'answer_quality', 'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune', 'write_summary_csv', 'main']
+           'answer_quality', 'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune', 'plan_note', 'estimate_note',
+           'write_summary_csv', 'resume_command', 'main_parser', 'main']
 
 # %% ../nbs/12_tune.ipynb #65160a8a
 def should_stop(eval_losses:list[float], # evaluation losses so far, oldest first (the last is the newest)
@@ -127,17 +130,33 @@ def train_batch(batcher, token_ids, seeds:list[int], step:int, pad_id:int=0):
     idx, pos = flatten_slots(slots, ends, T, batcher.batch_size)
     return tok, mask, pos, idx
 
-def _load(cfg:TuneConfig, model, table):
-    "The tuning table, read and checked first, then the mesh (from the model's config), then the model onto it."
+def _read_table(cfg:TuneConfig, table):
+    "The tuning table, read and checked (a missing or cut file fails here, before any model is read)."
     if table is None: table = load_sentiment(cfg.dataset, cfg.data_dir, mapping=cfg.mapping)
     empty = [s for s in SPLITS if not (table.split == s).any()]
     if empty:
         raise SpbiasError(f"the tuning table has no {', '.join(empty)} rows.",
                           "give train, validation and test rows (column split).")
+    return table
+
+def _check_model_fit(cfg:TuneConfig, model):
+    "What the model's config and tokenizer decide without its weights: the label words, the prompt's length."
+    from spbias.pretrained import resolve_model, load_tokenizer, read_model_config, label_token_ids
+    tokenizer, mcfg = (model[1], model[2]) if model is not None else (None, None)
+    if tokenizer is None: tokenizer = load_tokenizer(resolve_model(cfg.model))
+    label_token_ids(tokenizer, cfg.label_words, cfg.first_token)  # a word of several tokens: refused here
+    if mcfg is None: mcfg = read_model_config(cfg.model, cfg.dtype)
+    if cfg.n_tokens >= mcfg.max_positions:
+        raise SpbiasError(f"--n-tokens {cfg.n_tokens}: the soft prompt alone fills the model's {mcfg.max_positions} "
+                          "positions (max_position_embeddings in its config), leaving none for the text.",
+                          "use a short prompt, e.g. --n-tokens 8 (the papers: 8 or 16).")
+
+def _load(cfg:TuneConfig, model):
+    "The mesh (from the model's config), then the model onto it."
     from spbias.pretrained import load_model_on
     # each tensor straight onto its devices
     *model, mesh = load_model_on(cfg.model, cfg.dtype, cfg.mesh, len(cfg.seeds), loaded=model)
-    return tuple(model), table, mesh
+    return tuple(model), mesh
 
 def _initial_state(cfg:TuneConfig, bases, tx)->dict:
     S = len(cfg.seeds)
@@ -242,8 +261,18 @@ def tune(cfg:TuneConfig, # the run
     enable_compile_cache()
     out = Path(cfg.out)
     log = tqdm.write if progress and is_primary() else (lambda *a: None)  # (lines above the progress bar)
+    with lock_out(out, log):  # one writer at a time: a second tune of this folder is refused, naming the first
+        return _tune_locked(cfg, model, table, stop_at, progress, log)
+
+def _tune_locked(cfg, model, table, stop_at, progress, log)->Path:
+    out = Path(cfg.out)
+    table = _read_table(cfg, table)
+    # the folder's rules that need no weights (all but whether a --resume'd run's weights are these), then the
+    # tokenizer's and config's: refused before the weights load (several processes: process 0 decides, after it)
+    if jax.process_count() == 1: precheck_out(out, cfg.identity(), table_sha256(table), cfg.resume, cfg.force)
+    _check_model_fit(cfg, model)
     # a mesh that cannot work fails before the run folder is touched
-    (model, tokenizer, mcfg), table, mesh = _load(cfg, model, table)
+    (model, tokenizer, mcfg), mesh = _load(cfg, model)
     loaded = time.perf_counter()  # the time to the first step counts from here
     was = (model.scanned, model.remat)
     try:
@@ -256,6 +285,28 @@ def tune(cfg:TuneConfig, # the run
         return _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded)
     finally:
         set_layers(model, *was)  # the caller's model as it was (predict_run may reuse it)
+
+_TIMED_STEPS = 10  # steps timed after the first for the estimate of the whole run
+
+def _duration(s:float)->str:
+    "Seconds in words: 45 s, 12 min, 3.4 h."
+    return f"{s:.0f} s" if s < 90 else f"{s / 60:.0f} min" if s < 5400 else f"{s / 3600:.1f} h"
+
+def plan_note(cfg:TuneConfig, start:int=0)->str:
+    "The line `tune` prints before its first step: steps, evaluation cadence, early-stopping rule, checkpoints."
+    left = f" ({start:,} done)" if start else ""
+    stop = (f"a seed stops once, from step {cfg.min_steps:,}, its validation loss exceeds the max of its previous "
+            f"{cfg.patience}" if cfg.early_stopping else "no early stopping: every seed runs every step")
+    every = cfg.checkpoint_interval
+    ck = f"a checkpoint every {every:,} steps" if every else "no checkpoints"
+    return (f"plan: up to {cfg.max_steps:,} steps{left} for {len(cfg.seeds)} seed(s), evaluating on validation every "
+            f"{cfg.eval_every:,} steps; {stop}; {ck}")
+
+def estimate_note(step_s:float, steps_left:int, cfg:TuneConfig)->str:
+    "The line `tune` prints once the first steps are timed: the time of the steps left if no seed stops early."
+    return (f"estimate: {step_s:.3g} s a step, so up to {_duration(step_s * steps_left)} for the {steps_left:,} steps "
+            f"left (training alone: each of the {steps_left // cfg.eval_every:,} evaluations adds its time; early stopping "
+            "can end sooner)")
 
 def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded=None)->Path:
     out, seeds, S, primary = Path(cfg.out), list(cfg.seeds), len(cfg.seeds), is_primary()
@@ -281,39 +332,48 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
     pad_id = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
     # mapped seeds skip stopped ones inside the step
     on = _OnDevices(st, bases, place, D, compact=loop == "vmap", log=log)
+    log(plan_note(cfg, start))  # what the run will do, before its first step
     bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} seed(s)", disable=not (progress and primary),
                mininterval=2)
+    timed = None  # (step, time) after the first step (its compiling is not a step's time)
     last_acc, every, saved, done = None, cfg.checkpoint_interval, start, start
     evaluation = lambda split: (ids[split], ys[split], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets,
                                 _eval_pack(cfg))
-    for step in range(start, cfg.max_steps):
-        if not st["active"].any(): break
-        tok, mask, ends, slots = train_batch(batcher, ids["train"], seeds, step, pad_id)
-        y, w = np.where(slots >= 0, ys["train"][np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
-        deltas, opt_states, bases_d, active = on.arrays()
-        got = train_step(params, deltas, opt_states, bases_d, *place(on.rows(tok, mask, ends, y, w), rows=True),
-                         active, label_ids)
-        losses = on.update(*got[:3])
-        bad = st["active"] & ~np.isfinite(losses)
-        st["nan"] |= bad; st["active"] &= ~bad
-        ok = st["active"]
-        st["train_sum"][ok] += losses[ok]; st["train_n"][ok] += 1
-        done = step + 1
-        if step == start and loaded is not None:
-            first_step_s = time.perf_counter() - loaded
-            log(f"first step done {first_step_s:.1f} s after the weights were loaded (compiling included)")
-        if fault(f"step:{done}"): kill_now()
-        if done % cfg.eval_every == 0 or done == cfg.max_steps:
-            on.sync()
-            el, ea = _evaluate_active(model, bases + st["deltas"], st["active"], place, D, *evaluation("validation"))
-            _after_eval(cfg, st, done, el, ea); last_acc = float(np.nanmean(ea)) if np.isfinite(ea).any() else None
-        if every and done % every == 0:
-            on.sync()
-            save_checkpoint(out, done, st)
-            saved = done
-        bar.update(1); bar.set_postfix(loss=f"{np.nanmean(losses[ok]) if ok.any() else float('nan'):.3f}",
-                                       acc="-" if last_acc is None else f"{last_acc:.3f}", active=int(ok.sum()))
-        if stop_at is not None and done >= stop_at: bar.close(); return out
+    try:  # an error or Ctrl-C: the bar ends its line first, so what is said next starts on its own
+        for step in range(start, cfg.max_steps):
+            if not st["active"].any(): break
+            tok, mask, ends, slots = train_batch(batcher, ids["train"], seeds, step, pad_id)
+            y, w = np.where(slots >= 0, ys["train"][np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
+            deltas, opt_states, bases_d, active = on.arrays()
+            got = train_step(params, deltas, opt_states, bases_d, *place(on.rows(tok, mask, ends, y, w), rows=True),
+                             active, label_ids)
+            losses = on.update(*got[:3])
+            bad = st["active"] & ~np.isfinite(losses)
+            st["nan"] |= bad; st["active"] &= ~bad
+            ok = st["active"]
+            st["train_sum"][ok] += losses[ok]; st["train_n"][ok] += 1
+            done = step + 1
+            if step == start and loaded is not None:
+                first_step_s = time.perf_counter() - loaded
+                log(f"first step done {first_step_s:.1f} s after the weights were loaded (compiling included)")
+            if step == start: timed = (done, time.perf_counter())
+            elif timed and done - timed[0] == _TIMED_STEPS:
+                log(estimate_note((time.perf_counter() - timed[1]) / (done - timed[0]), cfg.max_steps - done, cfg))
+                timed = None
+            if fault(f"step:{done}"): kill_now()
+            if done % cfg.eval_every == 0 or done == cfg.max_steps:
+                on.sync()
+                el, ea = _evaluate_active(model, bases + st["deltas"], st["active"], place, D,
+                                          *evaluation("validation"))
+                _after_eval(cfg, st, done, el, ea); last_acc = float(np.nanmean(ea)) if np.isfinite(ea).any() else None
+            if every and done % every == 0:
+                on.sync()
+                save_checkpoint(out, done, st)
+                saved = done
+            bar.update(1); bar.set_postfix(loss=f"{np.nanmean(losses[ok]) if ok.any() else float('nan'):.3f}",
+                                           acc="-" if last_acc is None else f"{last_acc:.3f}", active=int(ok.sum()))
+            if stop_at is not None and done >= stop_at: bar.close(); return out
+    except BaseException: bar.close(); raise
     bar.close()
     on.sync()
     if every and saved != done: save_checkpoint(out, done, st)  # the end state: an interrupted ending resumes here
@@ -363,20 +423,33 @@ def write_summary_csv(run_dir:str|Path)->pd.DataFrame:
     return df
 
 # %% ../nbs/12_tune.ipynb #feaae0a9
+def resume_command(argv:list[str])->str:
+    "The `spbias tune` command that resumes the run `argv` started: the same flags, --resume, without --force."
+    args = [a for a in argv if a != "--force"]
+    return shlex.join(["spbias", "tune", *args, *([] if "--resume" in args else ["--resume"])])
+
+def main_parser()->argparse.ArgumentParser:
+    "`spbias tune`'s parser: one flag per `TuneConfig` field and the distributed flags; a bad flag said in one line."
+    from spbias.cli import ArgumentParser
+    from spbias.distributed import add_arguments
+    p = ArgumentParser(prog="spbias tune", description="Tune soft prompts (one per seed) on a sentiment set.")
+    add_config_arguments(p)  # one flag per TuneConfig field
+    add_arguments(p)
+    return p
+
 def main(argv:list[str]|None=None)->int:
     "spbias tune: tune soft prompts on a sentiment set, many seeds at once."
-    from spbias.cli import HelpFormatter
-    p = argparse.ArgumentParser(prog="spbias tune", description="Tune soft prompts (one per seed) on a sentiment set.",
-                                formatter_class=HelpFormatter)
-    add_config_arguments(p)  # one flag per TuneConfig field
-    from spbias.distributed import add_arguments, initialize_from
-    add_arguments(p)
-    a = p.parse_args(argv)
+    from spbias.distributed import initialize_from
+    a = main_parser().parse_args(argv)
     # a file there, or a place that cannot be created: refused before the model loads
     check_out(a.out, a.force, kind="folder", rule=False)
     cfg = config_from_args(a)
     initialize_from(a)  # several processes: joined now, before anything uses JAX (the flags were checked first)
-    run = tune(cfg)
+    try: run = tune(cfg)
+    except KeyboardInterrupt:
+        print(f"spbias tune: interrupted; finished work is kept in {cfg.out}. Resume with: "
+              f"{resume_command(sys.argv[2:] if argv is None else argv)}", file=sys.stderr)
+        return 130
     if not is_primary(): return 0  # process 0 prints the summary of the files it wrote
     print(f"run folder: {run}\n" + write_summary_csv(run).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     return 0
