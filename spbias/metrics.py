@@ -404,7 +404,7 @@ def method_note(gaps:pd.DataFrame # a gap table (gap_table or a gaps CSV)
     if len(methods) != 1: return f"95% CI: {'/'.join(methods) if methods else 'method not stated'}, {ns}"
     if methods[0] == "bootstrap":
         seed = f", seed {int(gaps.boot_seed.iloc[0])}" if "boot_seed" in gaps else ""
-        tpl = _span(gaps.groupby(["model", "dataset", "category"]).n_templates.max(), "template")
+        tpl = _span(gaps.groupby([c for c in ("set",) if c in gaps] + ["model", "dataset", "category"]).n_templates.max(), "template")   # per template set
         text = f"95% CI: bootstrap over prompts and templates ({int(gaps.n_boot.iloc[0])} resamples{seed}), {ns}, {tpl} per attribute"
     else: text = f"95% CI: {CI_METHODS.get(methods[0], methods[0])}, {ns}"
     adjust = gaps.adjust.dropna().unique().tolist() if "adjust" in gaps else []
