@@ -21,6 +21,7 @@ __all__ = ['BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMN
            'n_significant', 'summarise', 'per_run_gaps', 'template_counts', 'resampled_gaps', 'bootstrap_p',
            'bootstrap_summary', 'gap_table', 'gap_tables', 'method_note', 'family_note', 'coverage_file',
            'measured_coverage', 'coverage_warning', 'coverage_advice', 'table2', 'table2_wide', 'check_gap_table',
+           'reference_run_gaps', 'resampled_reference_gaps', 'reference_bootstrap_summary', 'gap_tables_by',
            'main_gaps', 'read_gaps', 'main_table2']
 
 # %% ../nbs/22_metrics.ipynb #d5ff04bb
@@ -108,7 +109,8 @@ def load_predictions(paths:list|str|Path # predictions TSVs (or folders: every *
     frames, seen = [], {}  # (model, dataset, run, category) -> the file that holds it
     for f in files:
         df = _read_one(f)
-        for k in df[["model", "dataset", "run", "category"]].drop_duplicates().itertuples(index=False, name=None):
+        key = ["model", "dataset", "run", "category"] + (["set"] if "set" in df else [])   # a template set (spbias templates' set column) is a prompt's own
+        for k in df[key].drop_duplicates().itertuples(index=False, name=None):
             if k in seen:
                 twice = Path(seen[k]).resolve() == Path(f).resolve()
                 raise SpbiasError((f"{f} is given twice; it holds" if twice else f"{seen[k]} and {f} both hold") +
@@ -116,7 +118,9 @@ def load_predictions(paths:list|str|Path # predictions TSVs (or folders: every *
                                   "pass each run's predictions once; if these are different runs, give them distinct run_ids (spbias predict writes the run's config hash).")
             seen[k] = f
         frames.append(df)
-    return pd.concat(frames, ignore_index=True)
+    out = pd.concat(frames, ignore_index=True)
+    if "set" in out: out["set"] = out["set"].fillna("").astype(str)   # read as text; a file without the column: the set ""
+    return out
 
 # %% ../nbs/22_metrics.ipynb #e946a094
 def _rate(num, den):
@@ -584,7 +588,7 @@ def method_note(gaps:pd.DataFrame # a gap table (gap_table or a gaps CSV)
     if len(methods) != 1: return f"95% CI: {'/'.join(methods) if methods else 'method not stated'}, {ns}"
     if methods[0] == "bootstrap":
         seed = f", seed {int(gaps.boot_seed.iloc[0])}" if "boot_seed" in gaps else ""
-        tpl = _span(gaps.groupby(["model", "dataset", "category"]).n_templates.max(), "template")
+        tpl = _span(gaps.groupby([c for c in ("set",) if c in gaps] + ["model", "dataset", "category"]).n_templates.max(), "template")   # per template set
         text = f"95% CI: bootstrap over prompts and templates ({int(gaps.n_boot.iloc[0])} resamples{seed}), {ns}, {tpl} per attribute"
     else: text = f"95% CI: {CI_METHODS.get(methods[0], methods[0])}, {ns}"
     adjust = gaps.adjust.dropna().unique().tolist() if "adjust" in gaps else []
@@ -685,17 +689,20 @@ def table2(gaps:pd.DataFrame, # gap table (gap_table or a gaps CSV)
     for c in ("ci_method", "adjust", "family"): g[c] = g[c].fillna("unstated") if c in g else "unstated"
     size = lambda s: "" if s.isna().all() else _span(s.dropna(), "test")
     g["family_size"] = pd.to_numeric(g.family_size, errors="coerce").where(g.p_value.notna() if "p_value" in g else True) if "family_size" in g else np.nan
-    mirrored = g[g.mirror_of != ""].groupby(["category", "mirror_of", "dataset", "metric"]).group.agg(_join)
-    out = g[g.mirror_of == ""].groupby(["category", "group", "dataset", "metric"], sort=False).agg(
+    front = [c for c in ("set", "gap_to") if c in g]   # per template set and comparison, when the table has them
+    keys = front + ["category", "group", "dataset", "metric"]
+    mirrored = g[g.mirror_of != ""].groupby(front + ["category", "mirror_of", "dataset", "metric"]).group.agg(_join)
+    out = g[g.mirror_of == ""].groupby(keys, sort=False).agg(
         n_above=("above", "sum"), n_below=("below", "sum"), n_models=("model", "nunique"),
         ci_method=("ci_method", _join), adjust=("adjust", _join), family=("family", _join), family_size=("family_size", size)).reset_index()
-    out["mirror"] = [mirrored.get(k, "") for k in zip(out.category, out.group, out.dataset, out.metric)]   # the group counted with it, sign reversed
-    out.insert(4, "net", out.n_above - out.n_below)
+    out["mirror"] = [mirrored.get(k, "") for k in out[keys].itertuples(index=False, name=None)]   # the group counted with it, reversed
+    out.insert(len(keys), "net", out.n_above - out.n_below)
     return out
 
 def table2_wide(t2:pd.DataFrame)->pd.DataFrame:
     "Table 2 as printed: rows category/group, columns dataset × metric, cells the net count; then ci_method, adjust."
-    w = t2.pivot_table(index=["category", "group"], columns=["dataset", "metric"], values="net", aggfunc="first")
+    index = [c for c in ("set", "gap_to") if c in t2] + ["category", "group"]
+    w = t2.pivot_table(index=index, columns=["dataset", "metric"], values="net", aggfunc="first")
     for c in ("ci_method", "adjust", "family"): w[(c, "")] = _join(t2[c]) if c in t2 else "unstated"   # how the counted significance was made
     return w
 
@@ -713,6 +720,94 @@ def check_gap_table(gaps, # the table `metrics.read_gaps` read
     if bad: raise SpbiasError(f"{flag} {path} holds no rows of metric(s) {bad} (it has {', '.join(sorted(map(str, gaps.metric.unique())))}).",
                               "pass --metrics with metrics the table holds.")
     return gaps
+
+# %% ../nbs/22_metrics.ipynb #6a46a18a
+def reference_run_gaps(gm:pd.DataFrame, # per-group table (group_metrics) holding the reference group
+                       reference:str, # the group the others are compared with, e.g. "unmarked"
+                       metrics:list[str]=METRICS)->pd.DataFrame:
+    "Long table like run_gaps, but gap = value − the reference group's value in the same run and category (held in `centroid`)."
+    long = gm.melt(id_vars=KEYS, value_vars=metrics, var_name="metric", value_name="value")
+    ref = long[long.group == reference].drop(columns="group").rename(columns={"value": "centroid"})
+    out = long[long.group != reference].merge(ref, on=["model", "dataset", "run", "category", "metric"], how="left", validate="many_to_one")
+    out["gap"] = out.value - out.centroid
+    return out
+
+def resampled_reference_gaps(N:np.ndarray, # counts [P prompts, T templates, G groups, 9 cells]
+                             w_prompt:np.ndarray, w_template:np.ndarray, # [B, P] and [B, T] draw counts
+                             ref:int, # index of the reference group
+                             metrics:list[str]=METRICS)->dict[str, np.ndarray]:
+    "Per metric, each group's mean gap to group `ref` over the drawn prompts in each resample: `[B, G]`."
+    C = np.einsum("bt,ptgc->bpgc", w_template.astype(float), N.astype(float), optimize=True)
+    B, P, G = C.shape[:3]
+    r, out = rates(C.reshape(-1, 3, 3)), {}
+    for m in metrics:
+        v = r[m].reshape(B, P, G); gap = v - v[:, :, ref:ref + 1]
+        w = w_prompt[:, :, None] * np.isfinite(gap)
+        out[m] = np.divide((w * np.nan_to_num(gap)).sum(1), w.sum(1), out=np.full((B, G), np.nan), where=w.sum(1) > 0)
+    return out
+
+def reference_bootstrap_summary(preds:pd.DataFrame, gaps:pd.DataFrame, # as bootstrap_summary, with the reference group in preds
+                                reference:str, n_boot:int=2000, boot_seed:int=0, metrics:list[str]=METRICS, chunk:int=250)->pd.DataFrame:
+    "`bootstrap_summary` of the gaps to a reference group: the same draws, the difference resampled."
+    if n_boot < 1: raise SpbiasError(f"n_boot {n_boot}: need at least one resample.", "pass --n-boot 2000.")
+    out, rows = _across(gaps), []
+    for (m, d, c), (runs, tpls, groups, N) in template_counts(preds).items():
+        j0 = groups.index(reference)
+        wp, wt = _draws(boot_seed, (m, d), len(runs), n_boot), _draws(boot_seed, (m, d, c), len(tpls), n_boot)
+        parts = [resampled_reference_gaps(N, wp[s:s + chunk], wt[s:s + chunk], j0, metrics) for s in range(0, n_boot, chunk)]
+        for k in metrics:
+            mb = np.concatenate([p[k] for p in parts])
+            for j, g in enumerate(groups):
+                if j == j0: continue
+                x = mb[:, j][np.isfinite(mb[:, j])]
+                lo, hi = np.percentile(x, [2.5, 97.5]) if len(x) else (np.nan, np.nan)
+                rows.append(dict(model=m, dataset=d, category=c, group=g, metric=k, ci_low=lo, ci_high=hi,
+                                 p_value=bootstrap_p(mb[:, j], n_boot), n_templates=len(tpls)))
+    out = out.merge(pd.DataFrame(rows), on=SUMMARY_KEYS, how="left")
+    out["n_boot"], out["boot_seed"] = n_boot, boot_seed
+    out["p_value"] = np.where(testable(out.s, out.n_runs), out.p_value, np.nan)
+    return out
+
+def _reference_tables(preds, reference, top_k, select, ci, adjust, metrics, n_boot, boot_seed, family="attribute",
+                      keep_degenerate=False, share=DEGENERATE_SHARE, log=None):
+    "The gap table (and per-run gaps) of every group against the reference group."
+    if "template_id" in preds:   # like with like: only templates that have a reference sentence
+        have = preds.loc[preds.group == reference, ["category", "template_id"]].drop_duplicates()
+        preds = preds.merge(have, on=["category", "template_id"])
+    top = top_runs(preds, top_k, keep_degenerate=keep_degenerate, share=share, log=log)
+    gm = group_metrics(top)
+    gm = pd.concat([select_groups(gm[gm.group != reference], select), gm[gm.group == reference]], ignore_index=True)
+    gaps = reference_run_gaps(gm, reference, metrics)
+    if ci != "bootstrap": return summarise(gaps, ci, adjust, family), gaps
+    kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(pd.MultiIndex.from_frame(gm[["category", "group"]]))]
+    return _finish(reference_bootstrap_summary(kept, gaps, reference, n_boot, boot_seed, metrics), ci, adjust,
+                   family), gaps
+
+def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", select:dict|str|None=None, ci:str="t", adjust:str="none",
+                  metrics:list[str]=METRICS, n_boot:int=2000, boot_seed:int=0,
+                  reference:str|None=None, # a group (e.g. "unmarked"): also each other group's gap to it, and the centroid without it
+                  family:str="attribute", keep_degenerate:bool=False, share:float=DEGENERATE_SHARE, log=None # as in gap_tables
+                 )->tuple[pd.DataFrame, pd.DataFrame]:
+    "`gap_tables` per template set (where preds have `set`) and, with a reference group, beside the gaps to it: columns set, gap_to first."
+    ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
+    if ci == "bootstrap": _require_template_ids(preds)
+    tabs, runs = [], []
+    opts = dict(family=family, keep_degenerate=keep_degenerate, share=share)
+    for s, p in (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)]):
+        if reference is None: parts = [(None, *gap_tables(p, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, log=log, **opts))]
+        else:
+            for c, d in p.groupby("category", sort=False):
+                if reference not in set(d.group):
+                    raise SpbiasError(f"--reference {reference}: category {c}{f' of set {s}' if s is not None else ''} has no group {reference!r} "
+                                      f"(it has {', '.join(sorted(d.group.unique()))}).",
+                                      "score a bias set made with `spbias templates ... --unmarked`, or name a group the predictions have.")
+            parts = [("centroid", *gap_tables(p[p.group != reference], top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed,
+                                              log=log, **opts)),   # the prompts' selection is said once
+                     (reference, *_reference_tables(p, reference, top_k, select, ci, adjust, metrics, n_boot, boot_seed, **opts))]
+        for to, t, r in parts:
+            front = ({"set": s} if s is not None else {}) | ({"gap_to": to} if to is not None else {})
+            tabs.append(t.assign(**front)[list(front) + list(t.columns)]); runs.append(r.assign(**front)[list(front) + list(r.columns)])
+    return pd.concat(tabs, ignore_index=True), pd.concat(runs, ignore_index=True)
 
 # %% ../nbs/22_metrics.ipynb #a91409e3
 def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run")):
@@ -752,13 +847,18 @@ def main_gaps(argv:list[str]|None=None)->int:
     ap.add_argument("--n-boot", type=positive_int, default=2000, help="bootstrap resamples (--ci bootstrap)")
     ap.add_argument("--boot-seed", type=int, default=0, help="bootstrap seed (--ci bootstrap)")
     ap.add_argument("--per-run", type=Path, help="also write the per-run gaps to this CSV")
+    ap.add_argument("--reference", help="a group, e.g. unmarked (spbias templates --unmarked): also each group's gap to it, per prompt and with the same "
+                    "interval, beside the centroid gaps (which then leave it out); rows say which in a gap_to column")
     ap.add_argument("--force", action="store_true", help="move an existing --out (and --per-run) aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     _refuse_overwrite([a.out, a.per_run], a.force)
     preds = load_predictions(a.predictions)
     say = lambda line: print(f"spbias gaps: {line}", file=sys.stderr)
-    gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, n_boot=a.n_boot, boot_seed=a.boot_seed, family=a.family,
-                             keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
+    kw = dict(n_boot=a.n_boot, boot_seed=a.boot_seed, family=a.family, keep_degenerate=a.keep_degenerate,
+              share=a.degenerate_share, log=say)
+    if a.reference is not None or "set" in preds:   # a set column or a reference group: per set, gap_to beside (gap_tables_by)
+        gt, per_run = gap_tables_by(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, reference=a.reference, **kw)
+    else: gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, **kw)
     if (warn := coverage_warning(gt)): say(warn)
     from spbias.checks import make_room
     make_room([a.out, a.per_run])

@@ -71,7 +71,7 @@ def _labels(col:pd.Series)->np.ndarray:
     if len(y) and (y.min() < 0 or y.max() > 2): raise SpbiasError(f"label {y.max() if y.max() > 2 else y.min()} out of range [0, 2].", "use 0 negative, 1 neutral, 2 positive.")
     return y
 
-def predictions_frame(table:pd.DataFrame, # the scored rows: category, group, text (template_id kept if present)
+def predictions_frame(table:pd.DataFrame, # the scored rows: category, group, text (template_id and set kept if present)
                       y_true:np.ndarray, # gold labels 0/1/2
                       scores:np.ndarray, # label-word scores [N, 3] of one prompt
                       model:str, run_id:str, dataset:str, seed:int, # the prompt's identity
@@ -84,6 +84,7 @@ def predictions_frame(table:pd.DataFrame, # the scored rows: category, group, te
                        "validation_accuracy": validation_accuracy, "test_accuracy": test_accuracy, **quality_columns({}), **(quality or {}),
                        **{f"score_{w}": scores[:, k] for k, w in enumerate(LABEL_NAMES)}})
     if "template_id" in table: df["template_id"] = table.template_id.to_numpy()
+    if "set" in table: df["set"] = table["set"].to_numpy()   # the template set (spbias templates writes it): a dimension of the gaps
     return df
 
 def predict_run(run_dir:str|Path, # a run folder

@@ -10,10 +10,13 @@ import pandas as pd
 from .core import SpbiasError, shared_data_dir, project_data_dir, atomic_write_text, save_table, load_table
 
 # %% auto #0
-__all__ = ['PLACEHOLDER', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'BUILTIN_SETS', 'article', 'parse_placeholder',
-           'fill', 'slot_form', 'term_forms', 'forms', 'ours_layout', 'load_layout', 'load_lexicon', 'load_names',
-           'load_templates', 'generate_attribute', 'generate', 'save_bias_set', 'load_bias_set', 'check_bias_set',
-           'bias_source', 'main', 'subsample_bias_set', 'bias_set', 'set_of_file', 'predictions_by_set']
+__all__ = ['PLACEHOLDER', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'UNMARKED', 'BRACES', 'SLOT_NAME', 'UNSTATED_NORMS',
+           'UNSTATED_NORMS_TERMS', 'UNSTATED_NORMS_CATEGORY', 'BUILT_IN_SETS', 'BUILTIN_SETS', 'article',
+           'parse_placeholder', 'fill', 'slot_form', 'term_forms', 'forms', 'ours_layout', 'load_layout',
+           'load_lexicon', 'load_names', 'load_templates', 'generate_attribute', 'generate', 'save_bias_set',
+           'load_bias_set', 'check_bias_set', 'unmarked_sentence', 'read_terms', 'fill_template_file',
+           'unstated_norms_set', 'bias_source', 'main', 'subsample_bias_set', 'bias_set', 'set_of_file',
+           'predictions_by_set']
 
 # %% ../nbs/20_templates.ipynb #7fbcfbd4
 PLACEHOLDER = re.compile(r"\{(a:)?([A-Za-z][A-Za-z_]*)\}")
@@ -194,7 +197,9 @@ def load_templates(path:Path)->pd.DataFrame:
 
 def generate_attribute(folder:Path, # the templates/lexicons folder
                        attribute:str, # a key of the layout's attributes
-                       layout:dict|None=None)->pd.DataFrame:
+                       layout:dict|None=None,
+                       unmarked:bool=False # add each template's unmarked sentence (group `unmarked`) where it has one
+                      )->pd.DataFrame:
     "The bias-set table of one attribute."
     folder, layout = Path(folder), (_resolve(layout) if layout else load_layout(folder))
     if attribute not in layout["attributes"]:
@@ -209,39 +214,42 @@ def generate_attribute(folder:Path, # the templates/lexicons folder
             head, tail, form = tpl[:m.start()], tpl[m.end():], slot_form(slot, slots)
             for g, terms in by_group.items():
                 rows += [(label, cat, g, head + _put(s, cap, art) + tail, tid) for t, p in terms for s in term_forms(t, p, form)]
+            if unmarked and (u := unmarked_sentence(tpl)) is not None: rows.append((label, cat, UNMARKED, u, tid))
     return pd.DataFrame(rows, columns=BIAS_COLUMNS)
 
 def generate(folder:Path, # folder with templates/ and terms/ (and optionally layout.json)
              attributes:list[str]|None=None, # default: every attribute of the layout
-             layout:dict|None=None)->pd.DataFrame:
+             layout:dict|None=None,
+             unmarked:bool=False # add each template's unmarked sentence (group `unmarked`) where it has one
+            )->pd.DataFrame:
     "The bias-set table of several attributes, one after the other."
     layout = _resolve(layout) if layout else load_layout(folder)
-    return pd.concat([generate_attribute(folder, a, layout) for a in (attributes or list(layout["attributes"]))], ignore_index=True)
+    return pd.concat([generate_attribute(folder, a, layout, unmarked) for a in (attributes or list(layout["attributes"]))], ignore_index=True)
 
 # %% ../nbs/20_templates.ipynb #602a77e6
 def save_bias_set(df:pd.DataFrame, path:Path)->Path:
     "Write a bias set with a header (atomically): .tsv (the default), .csv or .parquet, as the extension says."
     if df.text.str.contains(r"[\t\n]").any(): raise SpbiasError("a sentence contains a tab or newline.", "remove it from the template or lexicon.")
-    return save_table(df[BIAS_COLUMNS], path)
+    return save_table(df[BIAS_COLUMNS + (["set"] if "set" in df else [])], path)   # the set's name, where it has one
 
 def load_bias_set(path:Path)->pd.DataFrame:
-    "A bias set: TSV with or without header (`label, category, group, text[, template_id]`), or .csv / .parquet with a header."
+    "A bias set: TSV with or without header (`label, category, group, text[, template_id]`, a header may add `set`), or .csv / .parquet with a header."
     if Path(path).suffix.lower() in (".csv", ".parquet"):
         df = load_table(path, dtype={"category": str, "group": str, "text": str}, keep_default_na=False)
         missing = [c for c in BIAS_COLUMNS[:4] if c not in df]
         if missing: raise SpbiasError(f"{path} lacks columns {missing}.", "give label, category, group, text (and optionally template_id).")
         df["label"] = df["label"].astype(int)
         if "template_id" not in df: df["template_id"] = ""
-        return df[BIAS_COLUMNS].astype({"template_id": str})
+        return df[BIAS_COLUMNS + (["set"] if "set" in df else [])].astype({"template_id": str} | ({"set": str} if "set" in df else {}))
     with open(path, encoding="utf-8") as f: first = f.readline().rstrip("\n").split("\t")
     header = first[0] == "label"
     n = len(first)
-    if n not in (4, 5): raise SpbiasError(f"{path} has {n} columns.", "give label, category, group, text (and optionally template_id), tab-separated.")
+    if n not in (4, 5) and not (header and first[4:] == ["template_id", "set"]): raise SpbiasError(f"{path} has {n} columns.", "give label, category, group, text (and optionally template_id), tab-separated.")
     df = pd.read_csv(path, sep="\t", header=0 if header else None, names=None if header else BIAS_COLUMNS[:n],
-                     quoting=csv.QUOTE_NONE, dtype={"category": str, "group": str, "text": str}, keep_default_na=False)
+                     quoting=csv.QUOTE_NONE, dtype={"category": str, "group": str, "text": str, "set": str}, keep_default_na=False)
     df["label"] = df["label"].astype(int)
     if "template_id" not in df: df["template_id"] = ""
-    return df[BIAS_COLUMNS]
+    return df[BIAS_COLUMNS + (["set"] if "set" in df else [])]
 
 # %% ../nbs/20_templates.ipynb #8c82bc94
 from .checks import check_input_file, load_table_or_fail
@@ -276,6 +284,139 @@ def check_bias_set(path:str|Path, flag:str="--testset"):
     return load_bias_set(p)
 
 
+# %% ../nbs/20_templates.ipynb #26b7d0ba
+UNMARKED = "unmarked"  # the group name of the control sentences
+
+_BEFORE_PREDICATE = set("am is are was were be been being become became seem seems seemed feel feels felt look looks looked "
+                        "more less very so too quite".split())   # a copula or a degree word: the adjective is a predicate
+_NOT_NOUNS = set("and or but nor to in on at for with of by as than so because if when while who which that is are was were be "
+                 "am has have had will would can could should descent based".split())   # no noun, or one that needs its adjective
+
+def _attributive(head:str, tail:str)->bool:
+    "Whether an adjective slot between `head` and `tail` modifies the next word (a noun), not a predicate (\"they are X and …\")."
+    after, before = re.match(r" ([A-Za-z][\w'-]*)", tail), re.search(r"([A-Za-z']+)\W*$", head)
+    return bool(after) and after.group(1).lower() not in _NOT_NOUNS and not (before and before.group(1).lower() in _BEFORE_PREDICATE)
+
+def unmarked_sentence(template:str, # a template with one slot
+                      form:str|None=None # the form the slot asks for (default: its name's last word: identity_adj → adj)
+                     )->str|None:
+    "The template with no identity term and the grammar kept, or None where that cannot be done."
+    m, slot, cap, art = parse_placeholder(template)
+    form = form or slot.rsplit("_", 1)[-1]
+    head, tail = template[:m.start()], template[m.end():]
+    if form == "np": rest = "person" + tail                           # "X person" without X
+    elif form == "adj" and _attributive(head, tail): rest = tail[1:]    # an adjective before the noun it modifies
+    else: return None                                                  # a noun, a name, or an adjective as predicate
+    word = re.match(r"[A-Za-z][\w'-]*", rest).group(0)                 # the word that now follows the article
+    if art: rest = f"{article(word)} {rest}"
+    elif cap or head == "": rest = rest[0].upper() + rest[1:]
+    a = re.search(r"(?:^|(?<=\s))([Aa]n?) $", head)                     # a written article agrees with the new word
+    if a: head = head[:a.start(1)] + (article(word).capitalize() if a.group(1)[0] == "A" else article(word)) + " "
+    return head + rest
+
+# %% ../nbs/20_templates.ipynb #f4178f52
+BRACES = re.compile(r"\{[^{}]*\}")  # anything in braces: a slot, well formed or not
+SLOT_NAME = re.compile(r"[A-Za-z][A-Za-z_]*")
+
+def read_terms(path:str|Path, # lexicon CSV: group, term (and slot, category)
+               category:str|None=None, # the category, where the file has no category column (or leaves a cell empty)
+               slot:str="identity_adj" # the slot every term fills, where the file has no slot column
+              )->pd.DataFrame:
+    "A lexicon file as rows category, group, term, slot, checked."
+    p = Path(path)
+    if not p.is_file(): raise SpbiasError(f"lexicon {p} not found.", "pass a CSV with the columns group, term (and slot, category).")
+    df = pd.read_csv(p, dtype=str, keep_default_na=False)
+    df.columns = [str(c).strip().lower() for c in df.columns]
+    missing = [c for c in ("group", "term") if c not in df]
+    if missing: raise SpbiasError(f"lexicon {p} has no column(s) {missing} (it has: {', '.join(df.columns)}).",
+                                  "give it a header row group,term (and slot, category).")
+    if len(df) == 0: raise SpbiasError(f"lexicon {p} holds no terms.", "add one row per term: its group and the term (and the slot it fills).")
+    df = df.apply(lambda c: c.str.strip())
+    if "slot" not in df: df["slot"] = slot
+    if "category" not in df: df["category"] = ""
+    if category: df["category"] = df.category.where(df.category != "", category)
+    for c, fix in (("group", "give every term its group."), ("term", "delete the row or write its term."),
+                   ("slot", "name the slot the term fills (e.g. identity_adj)."),
+                   ("category", "fill the category column, or pass --category (e.g. grouped_race).")):
+        empty = df[c] == ""
+        if empty.any(): raise SpbiasError(f"lexicon {p}, row {_first(empty)}: {c} is empty.", fix)
+    df["slot"] = df.slot.str.strip("{}")
+    bad = ~df.slot.str.fullmatch(SLOT_NAME.pattern)
+    if bad.any(): raise SpbiasError(f"lexicon {p}, row {_first(bad)}: slot {df.slot[bad].iloc[0]!r} is no slot name.",
+                                    "write slot names as in the templates, without braces: letters and underscores (e.g. identity_adj).")
+    df["slot"] = df.slot.str[0].str.lower() + df.slot.str[1:]
+    if (df.group == UNMARKED).any(): raise SpbiasError(f"lexicon {p}, row {_first(df.group == UNMARKED)}: the group name {UNMARKED!r} is the control's.",
+                                                      "rename the group.")
+    return df[["category", "group", "term", "slot"]].reset_index(drop=True)
+
+def _first(mask)->int: return int(pd.Series(mask).to_numpy().argmax()) + 1   # the first offending data row, counted from 1
+
+def _slot_of(template:str, where:str, skip_slotless:bool)->tuple|None:
+    "The template's one slot (parse_placeholder), None for a template with no slot that may be skipped; else an error naming `where`."
+    found = BRACES.findall(template)
+    bad = [b for b in found if not PLACEHOLDER.fullmatch(b)]
+    if not found or (skip_slotless and len(bad) == len(found)):
+        if skip_slotless: return None
+        raise SpbiasError(f"{where}: the template has no slot, so it names no group.", "give it one slot such as {identity_adj}, or delete the row.")
+    if bad: raise SpbiasError(f"{where}: {bad[0]} is no slot.", "write a slot as {name}, {Name} or {a:name}, the name of letters and underscores (e.g. {identity_adj}).")
+    if len(found) > 1: raise SpbiasError(f"{where}: the template has {len(found)} slots ({', '.join(found)}), and a template takes one.",
+                                         "write one template per slot, or delete the row.")
+    return parse_placeholder(template)
+
+def fill_template_file(path:str|Path, # template CSV in the Czarnowska format: TEMPLATE, DOMAIN, SENT, NER
+                       terms:pd.DataFrame, # read_terms: category, group, term, slot
+                       set_name:str|None=None, # written in a `set` column (None: no column)
+                       unmarked:bool=False, # add each template's unmarked sentence as group `unmarked`
+                       skip_slotless:bool=False, # leave out (and list) templates without a slot instead of refusing them
+                       terms_path:str|Path="the lexicon" # named in the errors
+                      )->tuple[pd.DataFrame, dict[str, list[str]]]:
+    "The bias set of a template file filled from a lexicon, and the template ids left out: {'slotless': [...], 'no_unmarked': [...]}."
+    tpl = load_templates(path)
+    if len(tpl) == 0: raise SpbiasError(f"template file {path} holds no templates.", "add rows TEMPLATE,DOMAIN,SENT,NER.")
+    rows, left = [], {"slotless": [], "no_unmarked": []}
+    parsed = [_slot_of(t, f"{path}, row {i + 1} ({tid})", skip_slotless) for i, (t, tid) in enumerate(zip(tpl.template, tpl.template_id))]
+    for cat, lex in terms.groupby("category", sort=False):
+        groups = list(dict.fromkeys(lex.group))
+        by_slot = {s: [(g, d.term.tolist()) for g, d in sl.groupby("group", sort=False)] for s, sl in lex.groupby("slot", sort=False)}
+        for i, ((t, label, tid), ps) in enumerate(zip(tpl.itertuples(index=False), parsed)):
+            if ps is None:
+                if tid not in left["slotless"]: left["slotless"].append(tid)
+                continue
+            m, slot, cap, art = ps
+            if slot not in by_slot:
+                raise SpbiasError(f"{path}, row {i + 1} ({tid}): slot {{{slot}}} is filled by no term of {terms_path} (category {cat} fills {', '.join(by_slot)}).",
+                                  f"add terms with slot {slot} to the lexicon, or write the template with a slot it fills.")
+            rows += [(label, cat, g, t[:m.start()] + _put(term, cap, art) + t[m.end():], tid) for g, ts in by_slot[slot] for term in ts]
+            if unmarked:
+                u = unmarked_sentence(t)
+                if u is None: left["no_unmarked"] += [tid] if tid not in left["no_unmarked"] else []
+                else: rows.append((label, cat, UNMARKED, u, tid))
+        have = {r[2] for r in rows if r[1] == cat}
+        if none := [g for g in groups if g not in have]:
+            raise SpbiasError(f"group {none[0]} of category {cat} gets no sentence: no template of {path} has a slot its terms fill "
+                              f"({', '.join(sorted(set(lex.slot[lex.group == none[0]])))}).", "add templates with that slot, or remove the group from the lexicon.")
+    df = pd.DataFrame(rows, columns=BIAS_COLUMNS)
+    if set_name is not None: df["set"] = set_name
+    return df, left
+
+# %% ../nbs/20_templates.ipynb #f01ee40b
+UNSTATED_NORMS = {"ns-prompts": "templates/NS-Prompts.csv", "regard": "templates/Regard.csv"}
+UNSTATED_NORMS_TERMS, UNSTATED_NORMS_CATEGORY = "race_terms.csv", "grouped_race"
+
+def unstated_norms_set(which:str, # "ns-prompts" or "regard"
+                       source:str|Path|None=None, # the folder (default: the shared data's unstated_norms/)
+                       unmarked:bool=False # add the unmarked control
+                      )->tuple[pd.DataFrame, dict[str, list[str]]]:
+    "Kohankhaki et al.'s NS-Prompts or Regard templates filled with their race terms (set column `which`), and the templates left out."
+    if which not in UNSTATED_NORMS: raise SpbiasError(f"unknown template set {which!r}.", f"use one of: {', '.join(UNSTATED_NORMS)}.")
+    src = Path(source) if source else shared_data_dir(required=True)/"unstated_norms"
+    need = [src/UNSTATED_NORMS[which], src/UNSTATED_NORMS_TERMS]
+    if lost := [str(p) for p in need if not p.is_file()]:
+        raise SpbiasError(f"the {which} set needs {', '.join(lost)}, which is not there.",
+                          "pass --source DIR holding templates/ and race_terms.csv (shared/data/unstated_norms; see its SOURCE.md).")
+    terms = read_terms(src/UNSTATED_NORMS_TERMS, category=UNSTATED_NORMS_CATEGORY)
+    return fill_template_file(need[0], terms, set_name=which, unmarked=unmarked, skip_slotless=True, terms_path=need[1])
+
 # %% ../nbs/20_templates.ipynb #e459de61
 def _available(folder:Path, layout:dict)->list[str]:
     def ok(spec):
@@ -298,28 +439,73 @@ def bias_source(which:str, # "czarnowska" (Czarnowska et al.'s templates) or "ou
     if not attrs: raise SpbiasError(f"no attribute of the layout has all its files in {src}.", "check templates/ and terms/ there.")
     return src, layout, attrs
 
+BUILT_IN_SETS = ["czarnowska", "ours", *UNSTATED_NORMS]
+
+def _no_unmarked(df:pd.DataFrame)->list[str]:
+    "Template ids (per category) that have sentences but no unmarked one."
+    have = set(zip(df.category, df.template_id)); ctl = set(zip(df.category[df.group == UNMARKED], df.template_id[df.group == UNMARKED]))
+    return list(dict.fromkeys(t for c, t in zip(df.category, df.template_id) if (c, t) in have - ctl))
+
+def _list(ids:list[str], k:int=10)->str: return ", ".join(ids[:k]) + (f" and {len(ids) - k} more" if len(ids) > k else "")
+
 def main(argv:list[str]|None=None)->int:
-    "`spbias templates czarnowska|ours`: write a bias set TSV."
+    "`spbias templates czarnowska|ours|ns-prompts|regard|FILE.csv`: write a bias set TSV."
     from spbias.cli import HelpFormatter
     ap = argparse.ArgumentParser(prog="spbias templates", description="Generate a bias test set from templates and lexicons.", formatter_class=HelpFormatter)
-    ap.add_argument("which", choices=["czarnowska", "ours"], help="Czarnowska et al.'s templates or our own (data/templates)")
-    ap.add_argument("--source", type=Path, help="templates folder (default: czarnowska: the shared data's; ours: data/templates)")
+    ap.add_argument("which", help="a built-in set (czarnowska: Czarnowska et al.'s templates; ours: data/templates; ns-prompts, regard: "
+                    "Kohankhaki et al.'s) or a template CSV (TEMPLATE,DOMAIN,SENT,NER) to fill from --terms")
+    ap.add_argument("--terms", type=Path, help="with a template CSV: the lexicon CSV (group, term, and optionally slot, category)")
+    ap.add_argument("--category", help="with --terms: the category of terms the lexicon gives none (e.g. grouped_race)")
+    ap.add_argument("--slot", default="identity_adj", help="with --terms: the slot of terms the lexicon gives none")
+    ap.add_argument("--set", dest="set_name", help="name written in a `set` column (default: ns-prompts, regard, or the template file's stem; "
+                    "czarnowska and ours write no set column unless given one)")
+    ap.add_argument("--unmarked", action="store_true", help="add, for every template, its sentence without the identity term (group unmarked)")
+    ap.add_argument("--source", type=Path, help="folder of a built-in set (default: the shared data's czarnowska/ or unstated_norms/; ours: data/templates)")
     ap.add_argument("--out", type=Path, required=True, help="output TSV")
-    ap.add_argument("--attributes", help="comma-separated attributes or the categories they write, e.g. age,sexuality or grouped_age (default: all available)")
+    ap.add_argument("--attributes", help="czarnowska, ours: comma-separated attributes or the categories they write, e.g. age,sexuality or grouped_age "
+                    "(default: all available)")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     from spbias.checks import check_out, make_room
-    src, layout, attrs = bias_source(a.which, a.source)
-    if a.attributes:  # an attribute's name, or the category it writes (grouped_age): both name it
-        by_cat = {s["category"]: k for k, s in layout["attributes"].items()}
-        attrs = [by_cat.get(s.strip(), s.strip()) for s in a.attributes.split(",")]
-        bad = [s for s in attrs if s not in layout["attributes"]]
-        if bad: raise SpbiasError(f"--attributes: {bad} are not in the layout of the {a.which} templates.",
-                                  f"use attributes ({', '.join(layout['attributes'])}) or their categories ({', '.join(by_cat)}).")
-    check_out(a.out, a.force, exts=(".tsv", ".csv", ".parquet"))
-    df = generate(src, attrs, layout); make_room([a.out]); save_bias_set(df, a.out)
+    built_in = a.which in BUILT_IN_SETS
+    if not built_in and not a.which.lower().endswith(".csv"):
+        raise SpbiasError(f"{a.which!r} is neither a built-in set ({', '.join(BUILT_IN_SETS)}) nor a template CSV.",
+                          "name a built-in set, or pass a template file FILE.csv with --terms LEXICON.csv.")
+    if built_in and (a.terms or a.category):
+        raise SpbiasError(f"--terms and --category fill a template file; the {a.which} set has its own lexicon.", "drop them, or pass a template CSV.")
+    if not built_in and not a.terms: raise SpbiasError(f"the template file {a.which} needs a lexicon to fill it.", "pass --terms LEXICON.csv (group, term[, slot][, category]).")
+    if a.attributes and a.which not in ("czarnowska", "ours"):
+        raise SpbiasError(f"--attributes picks attributes of the czarnowska and ours sets, not of {a.which}.", "drop --attributes.")
+    if not built_in and not Path(a.which).is_file(): raise SpbiasError(f"template file {a.which} not found.", "check the path.")
+    left, exts = {"slotless": []}, (".tsv", ".csv", ".parquet")
+    if a.which in ("czarnowska", "ours"):
+        src, layout, attrs = bias_source(a.which, a.source)
+        if a.attributes:  # an attribute's name, or the category it writes (grouped_age): both name it
+            by_cat = {s["category"]: k for k, s in layout["attributes"].items()}
+            attrs = [by_cat.get(s.strip(), s.strip()) for s in a.attributes.split(",")]
+            bad = [s for s in attrs if s not in layout["attributes"]]
+            if bad: raise SpbiasError(f"--attributes: {bad} are not in the layout of the {a.which} templates.",
+                                      f"use attributes ({', '.join(layout['attributes'])}) or their categories ({', '.join(by_cat)}).")
+        check_out(a.out, a.force, exts=exts)
+        df = generate(src, attrs, layout, unmarked=a.unmarked)
+        if a.set_name: df["set"] = a.set_name
+    elif built_in:
+        check_out(a.out, a.force, exts=exts)
+        df, left = unstated_norms_set(a.which, a.source, a.unmarked)
+        if a.set_name: df["set"] = a.set_name
+    else:
+        check_out(a.out, a.force, exts=exts)
+        terms = read_terms(a.terms, a.category, a.slot)
+        df, left = fill_template_file(a.which, terms, a.set_name or Path(a.which).stem, a.unmarked, terms_path=a.terms)
+    make_room([a.out]); save_bias_set(df, a.out)
     print(f"wrote {len(df)} sentences ({', '.join(f'{k} {v}' for k, v in df.groupby('category', sort=False).size().items())}) to {a.out}")
+    if left["slotless"]: print(f"left out {len(left['slotless'])} template(s) with no slot (they name no group): {_list(left['slotless'])}")
+    if a.unmarked:
+        skipped = _no_unmarked(df)
+        print(f"unmarked control: {int((df.group == UNMARKED).sum())} sentences; {len(skipped)} template(s) have none (removing the term would break "
+              f"the sentence){': ' + _list(skipped) if skipped else ''}")
     return 0
+
 
 # %% ../nbs/20_templates.ipynb #3b36bdb5
 def subsample_bias_set(df:pd.DataFrame, templates_per_label:int|None=None, terms_per_group:int|None=None,
