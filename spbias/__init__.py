@@ -29,7 +29,8 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `plan` (14): will a tuning step fit on a device mesh, from XLA's memory analysis.
 - `export` (15): export prompts — PEFT prompt-tuning adapters out and back in.
 - `checks` (16): the generic rules every command applies before a model loads or a file is written (outputs and `--force`, input files, tables, argument types).
-- `templates` (20): generate bias set — templates and lexicons to a bias set.
+- `templates` (20): generate bias set — Czarnowska et al.'s and our templates and lexicons to a bias set; reading and checking bias sets, the unmarked control, bias sets by name.
+- `template_files` (20a): any template file filled from any lexicon, the follow-up's NS-Prompts and Regard sets, and `spbias templates`.
 - `apes` (21): Yes/No stereotype statements from APES templates.
 - `metrics` (22): gaps — predictions TSVs to the gap table CSV with 95% CIs; the papers' Table 2.
 - `compare` (23): compare — two sets of prompts on the same bias set: the difference of their gaps (Welch's t, paired bootstrap over templates), McNemar per prompt pair.
@@ -37,9 +38,10 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `probe` (30): APES Yes/No probing of a local or hosted model.
 - `hosted` (31): next-token log-probabilities from an OpenAI-compatible endpoint.
 - `manual` (32): the manual-prompt baseline, in the same predictions TSV.
-- `sweep` (40): a SWEEP.yaml expanded into papermill runs, sharded and resumable.
+- `sweep` (40): a SWEEP.yaml expanded into runs: the grid, the shards, the papermill executor and the parameters' checks.
 - `store` (40a): a sweep's output root, a folder or an fsspec URL: manifests of finished runs, copies up and down.
 - `stages` (40b): staged sweeps (the papers' learning-rate stage, then the main one) and `spbias sweep`'s command line.
+- `sweep_run` (40c): one sweep's runs executed, resumed or refused by their run mark, uploaded when finished.
 - `figures` (41): figures / tables — gap tables to the papers' figures and tables.
 - `demo` (42): the whole pipeline offline on a small machine.
 - `study` (50): the first real study, read from its published results.

@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse, json, sys, time
 from pathlib import Path
 from .core import SpbiasError, atomic_write_json, repo_root
-from .sweep import Sweep, expand, run_sweep, papermill_executor, is_complete
+from .sweep import Sweep, expand, papermill_executor, is_complete
+from .sweep_run import run_sweep
 
 # %% auto #0
 __all__ = ['DEMO', 'ANALYSIS_KEYS', 'DOC_PAGES', 'demo_sweep', 'analysis_notebook', 'analysis_is_current', 'run_analysis',

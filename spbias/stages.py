@@ -10,9 +10,10 @@ from pathlib import Path
 from .core import SpbiasError, atomic_write_json, repo_root
 from .run import SUMMARY, seed_dir
 from .store import is_url, out_fs, out_root, is_complete, _run_fs
-from .sweep import (Sweep, SweepResult, sweep_from_dict, load_sweep, _read_yaml, expand, resolve_params,
+from .sweep import (Sweep, sweep_from_dict, load_sweep, _read_yaml, expand, resolve_params,
                           model_slug,
-                          notebook_parameters, default_notebook, papermill_executor, run_sweep)
+                          notebook_parameters, default_notebook, papermill_executor)
+from .sweep_run import SweepResult, run_sweep  # one sweep's run loop (40c_sweep_run)
 
 # %% auto #0
 __all__ = ['CHOSEN_LR', 'StageNotFinished', 'Stage', 'stages_from_dict', 'load_stages', 'best_lr', 'stage_out', 'plan_stage',

@@ -10,13 +10,11 @@ import pandas as pd
 from .core import SpbiasError, shared_data_dir, project_data_dir, atomic_write_text, save_table, load_table
 
 # %% auto #0
-__all__ = ['PLACEHOLDER', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'UNMARKED', 'BRACES', 'SLOT_NAME', 'UNSTATED_NORMS',
-           'UNSTATED_NORMS_TERMS', 'UNSTATED_NORMS_CATEGORY', 'BUILT_IN_SETS', 'BUILTIN_SETS', 'article',
+__all__ = ['PLACEHOLDER', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'UNMARKED', 'BUILTIN_SETS', 'article',
            'parse_placeholder', 'fill', 'slot_form', 'term_forms', 'forms', 'ours_layout', 'load_layout',
            'load_lexicon', 'load_names', 'load_templates', 'generate_attribute', 'generate', 'save_bias_set',
-           'load_bias_set', 'check_bias_set', 'unmarked_sentence', 'read_terms', 'fill_template_file',
-           'unstated_norms_set', 'bias_source', 'main', 'subsample_bias_set', 'bias_set', 'set_of_file',
-           'predictions_by_set']
+           'load_bias_set', 'check_bias_set', 'unmarked_sentence', 'bias_source', 'subsample_bias_set', 'bias_set',
+           'set_of_file', 'predictions_by_set']
 
 # %% ../nbs/20_templates.ipynb #7fbcfbd4
 PLACEHOLDER = re.compile(r"\{(a:)?([A-Za-z][A-Za-z_]*)\}")
@@ -50,7 +48,8 @@ def slot_form(slot:str, # slot name, lower case (e.g. "identity_adj", "person")
     "The form a slot asks for."
     if slot in slots: return slots[slot]
     if "_" not in slot:
-        raise SpbiasError(f"placeholder {{{slot}}} has no form.", f"name it prefix_form (e.g. identity_adj) or add '{slot}' to the layout's slots table.")
+        raise SpbiasError(f"placeholder {{{slot}}} has no form.",
+                          f"name it prefix_form (e.g. identity_adj) or add '{slot}' to the layout's slots table.")
     return slot.split("_", 1)[1]
 
 # %% ../nbs/20_templates.ipynb #a6683a32
@@ -109,7 +108,8 @@ def _resolve(lay:dict)->dict:
     for s in lay["attributes"].values():
         s["templates"] = [str(Path(tdir)/t) for t in s["templates"]]
         if "lexicon" in s: s["lexicon"] = str(Path(ldir)/s["lexicon"])
-        s["slots"] = {k: _FORM_ALIASES.get(v, v) for k, v in {**s.get("slots", {}), **s.get("placeholders", {})}.items()}
+        s["slots"] = {k: _FORM_ALIASES.get(v, v) for k,
+                      v in {**s.get("slots", {}), **s.get("placeholders", {})}.items()}
         if "exclude_type" in s: s.setdefault("exclude", {})["TYPE"] = s["exclude_type"]
     lay["templates_dir"] = lay["lexicon_dir"] = ""
     return lay
@@ -119,18 +119,28 @@ def load_layout(folder:Path, default:dict|None=None)->dict:
     p = Path(folder)/"layout.json"
     if not p.exists(): return _resolve(default or CZARNOWSKA_LAYOUT)
     try: lay = json.loads(p.read_text())
-    except json.JSONDecodeError as e: raise SpbiasError(f"{p} is not valid JSON ({e}).", "fix the file or delete it to use the default layout.") from None
-    if "attributes" not in lay: raise SpbiasError(f"{p} has no 'attributes' key.", "write a layout shaped like spbias.templates.CZARNOWSKA_LAYOUT.")
+    except json.JSONDecodeError as e:
+        raise SpbiasError(f"{p} is not valid JSON ({e}).",
+                          "fix the file or delete it to use the default layout.") from None
+    if "attributes" not in lay:
+        raise SpbiasError(f"{p} has no 'attributes' key.",
+                          "write a layout shaped like spbias.templates.CZARNOWSKA_LAYOUT.")
     lay.setdefault("slots", CZARNOWSKA_LAYOUT["slots"])
     return _resolve(lay)
 
 # %% ../nbs/20_templates.ipynb #1b8ceb45
 def _read_csv(path:Path)->pd.DataFrame:
+    "A CSV file of text cells, read as UTF-8 (a byte-order mark is dropped); other encodings are refused by name."
     if not Path(path).exists(): raise SpbiasError(f"file {path} not found.", "check the folder and the layout's paths.")
-    return pd.read_csv(path, dtype=str, keep_default_na=False)
+    try: Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError as e:
+        problem = f"{path} is not UTF-8 text: byte 0x{e.object[e.start]:02x} at offset {e.start} cannot be decoded"
+        problem += " (a file saved as Latin-1 or Windows-1252 looks like this)."
+        raise SpbiasError(problem, f"save it as UTF-8, e.g. `iconv -f latin1 -t utf-8 {path} > NEW.csv`.") from None
+    return pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
 
 def _normalise(df:pd.DataFrame, group_column:str, hyphenate:bool)->pd.DataFrame:
-    "Strip cells; groups lower-cased with hyphens; with `hyphenate`, the original's spaces → hyphens in all columns but TERM."
+    "Strip cells; groups lower-cased with hyphens; with `hyphenate`, spaces → hyphens in all columns but TERM."
     df = df.apply(lambda c: c.str.strip())
     if group_column in df: df["GROUP"] = df[group_column].str.lower().str.replace(" ", "-")
     if hyphenate:
@@ -156,7 +166,8 @@ def load_lexicon(path:Path, # lexicon CSV with a TERM column
                 )->pd.DataFrame:
     "Usable terms of a lexicon: columns term, pos (adj|n|pp|name), group."
     df = _normalise(_read_csv(path), spec.get("group_column", "GROUP"), hyphenate)
-    if "TERM" not in df: raise SpbiasError(f"lexicon {path} has no TERM column.", "give it a header row with TERM (and GROUP, POS).")
+    if "TERM" not in df:
+        raise SpbiasError(f"lexicon {path} has no TERM column.", "give it a header row with TERM (and GROUP, POS).")
     if "group_by" in spec: return _countries(df, spec["group_by"])
     for col, vals in spec.get("exclude", {}).items():
         if col in df: df = df[~df[col].isin(vals)]
@@ -165,7 +176,8 @@ def load_lexicon(path:Path, # lexicon CSV with a TERM column
         if col in df: pos = pos.where(df[col] != val, "name")
     out = pd.DataFrame({"term": df.TERM, "pos": pos, "group": df.get("GROUP", "")})
     out = out[(out.group != "") & out.pos.isin(spec.get("pos", ["adj", "n", "pp", "name"]))]
-    if out.empty: raise SpbiasError(f"lexicon {path} has no usable terms.", "give terms a GROUP and a POS of adj, n, pp or name.")
+    if out.empty:
+        raise SpbiasError(f"lexicon {path} has no usable terms.", "give terms a GROUP and a POS of adj, n, pp or name.")
     return out.reset_index(drop=True)
 
 # %% ../nbs/20_templates.ipynb #dbb5dc89
@@ -174,10 +186,13 @@ def load_names(folder:Path, spec:dict)->pd.DataFrame:
     rows = []
     for group, ref in spec["names"].items():
         file, _, key = ref.partition("#"); p = Path(folder)/file
-        if not p.exists(): raise SpbiasError(f"names file {p} not found.", "fix the path in the layout's 'names' entry.")
+        if not p.exists():
+            raise SpbiasError(f"names file {p} not found.", "fix the path in the layout's 'names' entry.")
         names = json.loads(p.read_text())[key] if key else [l.strip() for l in p.read_text().splitlines() if l.strip()]
         n = spec.get("n_names") or len(names)
-        if len(names) < n: raise SpbiasError(f"{p} holds {len(names)} names, fewer than n_names={n}.", "lower n_names or use a longer list.")
+        if len(names) < n:
+            raise SpbiasError(f"{p} holds {len(names)} names, fewer than n_names={n}.",
+                              "lower n_names or use a longer list.")
         names = random.Random(spec["seed"]).sample(names, n) if spec.get("seed") is not None else names[:n]
         rows += [(nm, "n", group.lower().replace(" ", "-")) for nm in names]
     return pd.DataFrame(rows, columns=["term", "pos", "group"])
@@ -189,9 +204,12 @@ def load_templates(path:Path)->pd.DataFrame:
     "A template file: columns template, label, template_id."
     df = _read_csv(path)
     if not {"TEMPLATE", "SENT"} <= set(df.columns):
-        raise SpbiasError(f"template file {path} lacks TEMPLATE or SENT columns.", "use the header TEMPLATE,DOMAIN,SENT,NER.")
+        raise SpbiasError(f"template file {path} lacks TEMPLATE or SENT columns.",
+                          "use the header TEMPLATE,DOMAIN,SENT,NER.")
     bad = df[~df.SENT.str.strip().isin(["0", "1", "2"])]
-    if len(bad): raise SpbiasError(f"{path}, row {bad.index[0] + 1}: SENT is {bad.SENT.iloc[0]!r}, not 0, 1 or 2.", "label each template 0 (negative), 1 (neutral) or 2 (positive).")
+    if len(bad):
+        raise SpbiasError(f"{path}, row {bad.index[0] + 1}: SENT is {bad.SENT.iloc[0]!r}, not 0, 1 or 2.",
+                          "label each template 0 (negative), 1 (neutral) or 2 (positive).")
     return pd.DataFrame({"template": df.TEMPLATE.str.strip(), "label": df.SENT.astype(int),
                          "template_id": [f"{Path(path).stem}:{i}" for i in range(len(df))]})
 
@@ -203,9 +221,11 @@ def generate_attribute(folder:Path, # the templates/lexicons folder
     "The bias-set table of one attribute."
     folder, layout = Path(folder), (_resolve(layout) if layout else load_layout(folder))
     if attribute not in layout["attributes"]:
-        raise SpbiasError(f"attribute {attribute!r} is not in the layout.", f"use one of: {', '.join(layout['attributes'])}.")
+        raise SpbiasError(f"attribute {attribute!r} is not in the layout.",
+                          f"use one of: {', '.join(layout['attributes'])}.")
     spec = layout["attributes"][attribute]
-    lex = load_names(folder, spec) if "names" in spec else load_lexicon(folder/spec["lexicon"], spec, layout.get("hyphenate", False))
+    lex = load_names(folder, spec) if "names" in spec else load_lexicon(folder/spec["lexicon"], spec,
+                                                                        layout.get("hyphenate", False))
     by_group = {g: list(zip(d.term, d.pos)) for g, d in lex.groupby("group", sort=False)}
     slots, cat, rows = {**layout.get("slots", {}), **spec["slots"]}, spec["category"], []
     for tf in spec["templates"]:
@@ -213,7 +233,8 @@ def generate_attribute(folder:Path, # the templates/lexicons folder
             m, slot, cap, art = parse_placeholder(tpl)
             head, tail, form = tpl[:m.start()], tpl[m.end():], slot_form(slot, slots)
             for g, terms in by_group.items():
-                rows += [(label, cat, g, head + _put(s, cap, art) + tail, tid) for t, p in terms for s in term_forms(t, p, form)]
+                rows += [(label, cat, g, head + _put(s, cap, art) + tail, tid) for t,
+                         p in terms for s in term_forms(t, p, form)]
             if unmarked and (u := unmarked_sentence(tpl)) is not None: rows.append((label, cat, UNMARKED, u, tid))
     return pd.DataFrame(rows, columns=BIAS_COLUMNS)
 
@@ -224,29 +245,40 @@ def generate(folder:Path, # folder with templates/ and terms/ (and optionally la
             )->pd.DataFrame:
     "The bias-set table of several attributes, one after the other."
     layout = _resolve(layout) if layout else load_layout(folder)
-    return pd.concat([generate_attribute(folder, a, layout, unmarked) for a in (attributes or list(layout["attributes"]))], ignore_index=True)
+    return pd.concat([generate_attribute(folder, a, layout,
+                                         unmarked) for a in (attributes or list(layout["attributes"]))],
+                                         ignore_index=True)
 
 # %% ../nbs/20_templates.ipynb #602a77e6
 def save_bias_set(df:pd.DataFrame, path:Path)->Path:
     "Write a bias set with a header (atomically): .tsv (the default), .csv or .parquet, as the extension says."
-    if df.text.str.contains(r"[\t\n]").any(): raise SpbiasError("a sentence contains a tab or newline.", "remove it from the template or lexicon.")
+    if df.text.str.contains(r"[\t\n]").any():
+        raise SpbiasError("a sentence contains a tab or newline.", "remove it from the template or lexicon.")
     return save_table(df[BIAS_COLUMNS + (["set"] if "set" in df else [])], path)   # the set's name, where it has one
 
 def load_bias_set(path:Path)->pd.DataFrame:
-    "A bias set: TSV with or without header (`label, category, group, text[, template_id]`, a header may add `set`), or .csv / .parquet with a header."
+    "A bias set: TSV with or without header (`label, category, group, text[, template_id][, set]`), or .csv/.parquet."
     if Path(path).suffix.lower() in (".csv", ".parquet"):
-        df = load_table(path, dtype={"category": str, "group": str, "text": str}, keep_default_na=False)
+        df = load_table(path, dtype={"category": str, "group": str, "text": str}, keep_default_na=False,
+                        encoding="utf-8-sig")
         missing = [c for c in BIAS_COLUMNS[:4] if c not in df]
-        if missing: raise SpbiasError(f"{path} lacks columns {missing}.", "give label, category, group, text (and optionally template_id).")
+        if missing:
+            raise SpbiasError(f"{path} lacks columns {missing}.",
+                              "give label, category, group, text (and optionally template_id).")
         df["label"] = df["label"].astype(int)
         if "template_id" not in df: df["template_id"] = ""
-        return df[BIAS_COLUMNS + (["set"] if "set" in df else [])].astype({"template_id": str} | ({"set": str} if "set" in df else {}))
-    with open(path, encoding="utf-8") as f: first = f.readline().rstrip("\n").split("\t")
+        text_columns = {"template_id": str} | ({"set": str} if "set" in df else {})
+        return df[BIAS_COLUMNS + (["set"] if "set" in df else [])].astype(text_columns)
+    with open(path, encoding="utf-8-sig") as f: first = f.readline().rstrip("\n").split("\t")
     header = first[0] == "label"
     n = len(first)
-    if n not in (4, 5) and not (header and first[4:] == ["template_id", "set"]): raise SpbiasError(f"{path} has {n} columns.", "give label, category, group, text (and optionally template_id), tab-separated.")
+    if n not in (4, 5) and not (header and first[4:] == ["template_id", "set"]):
+        raise SpbiasError(f"{path} has {n} columns.",
+                          "give label, category, group, text (and optionally template_id), tab-separated.")
     df = pd.read_csv(path, sep="\t", header=0 if header else None, names=None if header else BIAS_COLUMNS[:n],
-                     quoting=csv.QUOTE_NONE, dtype={"category": str, "group": str, "text": str, "set": str}, keep_default_na=False)
+                     quoting=csv.QUOTE_NONE, dtype={"category": str, "group": str, "text": str, "set": str},
+                     keep_default_na=False,
+                     encoding="utf-8-sig")
     df["label"] = df["label"].astype(int)
     if "template_id" not in df: df["template_id"] = ""
     return df[BIAS_COLUMNS + (["set"] if "set" in df else [])]
@@ -257,29 +289,42 @@ from .checks import check_input_file, load_table_or_fail
 _LABELS = {"0", "1", "2"}
 
 def check_bias_set(path:str|Path, flag:str="--testset"):
-    "Read a bias set (see `templates.load_bias_set`) after checking it: encoding, columns, at least one row, labels 0/1/2, texts."
+    "Read a bias set (see `templates.load_bias_set`) after checking it: columns, rows, labels 0/1/2, texts."
     import numpy as np
-    p = check_input_file(path, flag, "a bias set written by `spbias templates` (label, category, group, text[, template_id])")
+    p = check_input_file(path, flag,
+                         "a bias set written by `spbias templates` (label, category, group, text[, template_id])")
     fix = "give label, category, group, text (and optionally template_id), as `spbias templates` writes."
     try:
         if p.suffix.lower() in (".csv", ".parquet"):
-            raw = load_table_or_fail(p, flag, dtype=str, keep_default_na=False).astype(str); header = True
+            raw = load_table_or_fail(p, flag, dtype=str, keep_default_na=False,
+                                     encoding="utf-8-sig").astype(str); header = True
         else:
-            raw = pd.read_csv(p, sep="\t", header=None, dtype=str, keep_default_na=False, quoting=csv.QUOTE_NONE)
+            raw = pd.read_csv(p, sep="\t", header=None, dtype=str, keep_default_na=False, quoting=csv.QUOTE_NONE,
+                              encoding="utf-8-sig")
             header = raw.iloc[0, 0] == "label"
             if header: raw = raw.iloc[1:].set_axis(list(raw.iloc[0]), axis=1)
-            else: raw = raw.set_axis(BIAS_COLUMNS[:raw.shape[1]] if raw.shape[1] in (4, 5) else list(range(raw.shape[1])), axis=1)
-    except pd.errors.ParserError as e: raise SpbiasError(f"{flag} {p} is not a well-formed table ({str(e).strip()}).", fix) from None
+            else:
+                raw = raw.set_axis(BIAS_COLUMNS[:raw.shape[1]] if raw.shape[1] in (4,
+                                                                                   5) else list(range(raw.shape[1])),
+                                                                                   axis=1)
+    except pd.errors.ParserError as e:
+        raise SpbiasError(f"{flag} {p} is not a well-formed table ({str(e).strip()}).", fix) from None
     missing = [c for c in BIAS_COLUMNS[:4] if c not in raw.columns]
-    if missing: raise SpbiasError(f"{flag} {p} has no column(s) {missing} (it has {raw.shape[1]}: {', '.join(map(str, raw.columns))}).", fix)
-    if len(raw) == 0: raise SpbiasError(f"{flag} {p} holds a header and no rows.", "generate the set again with `spbias templates`.")
+    if missing:
+        raise SpbiasError(f"{flag} {p} has no column(s) {missing} (it has {raw.shape[1]}: "
+                          f"{', '.join(map(str, raw.columns))}).", fix)
+    if len(raw) == 0:
+        raise SpbiasError(f"{flag} {p} holds a header and no rows.", "generate the set again with `spbias templates`.")
     bad = ~raw.label.str.strip().isin(_LABELS)
     if bad.any():
         i = int(np.argmax(bad.to_numpy()))
-        raise SpbiasError(f"{flag} {p}: row {i + 1} has label {raw.label.iloc[i]!r}, and a bias set's labels are 0 (negative), 1 (neutral) or 2 (positive) "
+        raise SpbiasError(f"{flag} {p}: row {i + 1} has label {raw.label.iloc[i]!r}, and a bias set's labels are 0 "
+                          "(negative), 1 (neutral) or 2 (positive) "
                           f"({int(bad.sum())} row(s) like it).", "fix those rows' label column.")
     empty = raw.text.str.strip() == ""
-    if empty.any(): raise SpbiasError(f"{flag} {p}: row {int(np.argmax(empty.to_numpy())) + 1} has an empty text ({int(empty.sum())} row(s) like it).",
+    if empty.any():
+        raise SpbiasError(f"{flag} {p}: row {int(np.argmax(empty.to_numpy())) + 1} has an empty text "
+                          f"({int(empty.sum())} row(s) like it).",
                                       "drop those rows or fill in their text.")
     return load_bias_set(p)
 
@@ -287,18 +332,23 @@ def check_bias_set(path:str|Path, flag:str="--testset"):
 # %% ../nbs/20_templates.ipynb #26b7d0ba
 UNMARKED = "unmarked"  # the group name of the control sentences
 
-_BEFORE_PREDICATE = set("am is are was were be been being become became seem seems seemed feel feels felt look looks looked "
-                        "more less very so too quite".split())   # a copula or a degree word: the adjective is a predicate
-_NOT_NOUNS = set("and or but nor to in on at for with of by as than so because if when while who which that is are was were be "
-                 "am has have had will would can could should descent based".split())   # no noun, or one that needs its adjective
+_BEFORE_PREDICATE = set("am is are was were be been being become became seem seems seemed feel feels felt look looks "
+                        "looked "
+                        # a copula or a degree word: the adjective is a predicate
+                        "more less very so too quite".split())
+_NOT_NOUNS = set("and or but nor to in on at for with of by as than so because if when while who which that is are "
+                 "was were be "
+                 # no noun, or one that needs its adjective
+                 "am has have had will would can could should descent based".split())
 
 def _attributive(head:str, tail:str)->bool:
-    "Whether an adjective slot between `head` and `tail` modifies the next word (a noun), not a predicate (\"they are X and …\")."
+    "Whether an adjective slot between `head` and `tail` modifies the next word, not a predicate (\"they are X\")."
     after, before = re.match(r" ([A-Za-z][\w'-]*)", tail), re.search(r"([A-Za-z']+)\W*$", head)
-    return bool(after) and after.group(1).lower() not in _NOT_NOUNS and not (before and before.group(1).lower() in _BEFORE_PREDICATE)
+    predicate = bool(before) and before.group(1).lower() in _BEFORE_PREDICATE
+    return bool(after) and after.group(1).lower() not in _NOT_NOUNS and not predicate
 
 def unmarked_sentence(template:str, # a template with one slot
-                      form:str|None=None # the form the slot asks for (default: its name's last word: identity_adj → adj)
+                      form:str|None=None # the form the slot asks for (default: the name's last word)
                      )->str|None:
     "The template with no identity term and the grammar kept, or None where that cannot be done."
     m, slot, cap, art = parse_placeholder(template)
@@ -314,110 +364,7 @@ def unmarked_sentence(template:str, # a template with one slot
     if a: head = head[:a.start(1)] + (article(word).capitalize() if a.group(1)[0] == "A" else article(word)) + " "
     return head + rest
 
-# %% ../nbs/20_templates.ipynb #f4178f52
-BRACES = re.compile(r"\{[^{}]*\}")  # anything in braces: a slot, well formed or not
-SLOT_NAME = re.compile(r"[A-Za-z][A-Za-z_]*")
-
-def read_terms(path:str|Path, # lexicon CSV: group, term (and slot, category)
-               category:str|None=None, # the category, where the file has no category column (or leaves a cell empty)
-               slot:str="identity_adj" # the slot every term fills, where the file has no slot column
-              )->pd.DataFrame:
-    "A lexicon file as rows category, group, term, slot, checked."
-    p = Path(path)
-    if not p.is_file(): raise SpbiasError(f"lexicon {p} not found.", "pass a CSV with the columns group, term (and slot, category).")
-    df = pd.read_csv(p, dtype=str, keep_default_na=False)
-    df.columns = [str(c).strip().lower() for c in df.columns]
-    missing = [c for c in ("group", "term") if c not in df]
-    if missing: raise SpbiasError(f"lexicon {p} has no column(s) {missing} (it has: {', '.join(df.columns)}).",
-                                  "give it a header row group,term (and slot, category).")
-    if len(df) == 0: raise SpbiasError(f"lexicon {p} holds no terms.", "add one row per term: its group and the term (and the slot it fills).")
-    df = df.apply(lambda c: c.str.strip())
-    if "slot" not in df: df["slot"] = slot
-    if "category" not in df: df["category"] = ""
-    if category: df["category"] = df.category.where(df.category != "", category)
-    for c, fix in (("group", "give every term its group."), ("term", "delete the row or write its term."),
-                   ("slot", "name the slot the term fills (e.g. identity_adj)."),
-                   ("category", "fill the category column, or pass --category (e.g. grouped_race).")):
-        empty = df[c] == ""
-        if empty.any(): raise SpbiasError(f"lexicon {p}, row {_first(empty)}: {c} is empty.", fix)
-    df["slot"] = df.slot.str.strip("{}")
-    bad = ~df.slot.str.fullmatch(SLOT_NAME.pattern)
-    if bad.any(): raise SpbiasError(f"lexicon {p}, row {_first(bad)}: slot {df.slot[bad].iloc[0]!r} is no slot name.",
-                                    "write slot names as in the templates, without braces: letters and underscores (e.g. identity_adj).")
-    df["slot"] = df.slot.str[0].str.lower() + df.slot.str[1:]
-    if (df.group == UNMARKED).any(): raise SpbiasError(f"lexicon {p}, row {_first(df.group == UNMARKED)}: the group name {UNMARKED!r} is the control's.",
-                                                      "rename the group.")
-    return df[["category", "group", "term", "slot"]].reset_index(drop=True)
-
-def _first(mask)->int: return int(pd.Series(mask).to_numpy().argmax()) + 1   # the first offending data row, counted from 1
-
-def _slot_of(template:str, where:str, skip_slotless:bool)->tuple|None:
-    "The template's one slot (parse_placeholder), None for a template with no slot that may be skipped; else an error naming `where`."
-    found = BRACES.findall(template)
-    bad = [b for b in found if not PLACEHOLDER.fullmatch(b)]
-    if not found or (skip_slotless and len(bad) == len(found)):
-        if skip_slotless: return None
-        raise SpbiasError(f"{where}: the template has no slot, so it names no group.", "give it one slot such as {identity_adj}, or delete the row.")
-    if bad: raise SpbiasError(f"{where}: {bad[0]} is no slot.", "write a slot as {name}, {Name} or {a:name}, the name of letters and underscores (e.g. {identity_adj}).")
-    if len(found) > 1: raise SpbiasError(f"{where}: the template has {len(found)} slots ({', '.join(found)}), and a template takes one.",
-                                         "write one template per slot, or delete the row.")
-    return parse_placeholder(template)
-
-def fill_template_file(path:str|Path, # template CSV in the Czarnowska format: TEMPLATE, DOMAIN, SENT, NER
-                       terms:pd.DataFrame, # read_terms: category, group, term, slot
-                       set_name:str|None=None, # written in a `set` column (None: no column)
-                       unmarked:bool=False, # add each template's unmarked sentence as group `unmarked`
-                       skip_slotless:bool=False, # leave out (and list) templates without a slot instead of refusing them
-                       terms_path:str|Path="the lexicon" # named in the errors
-                      )->tuple[pd.DataFrame, dict[str, list[str]]]:
-    "The bias set of a template file filled from a lexicon, and the template ids left out: {'slotless': [...], 'no_unmarked': [...]}."
-    tpl = load_templates(path)
-    if len(tpl) == 0: raise SpbiasError(f"template file {path} holds no templates.", "add rows TEMPLATE,DOMAIN,SENT,NER.")
-    rows, left = [], {"slotless": [], "no_unmarked": []}
-    parsed = [_slot_of(t, f"{path}, row {i + 1} ({tid})", skip_slotless) for i, (t, tid) in enumerate(zip(tpl.template, tpl.template_id))]
-    for cat, lex in terms.groupby("category", sort=False):
-        groups = list(dict.fromkeys(lex.group))
-        by_slot = {s: [(g, d.term.tolist()) for g, d in sl.groupby("group", sort=False)] for s, sl in lex.groupby("slot", sort=False)}
-        for i, ((t, label, tid), ps) in enumerate(zip(tpl.itertuples(index=False), parsed)):
-            if ps is None:
-                if tid not in left["slotless"]: left["slotless"].append(tid)
-                continue
-            m, slot, cap, art = ps
-            if slot not in by_slot:
-                raise SpbiasError(f"{path}, row {i + 1} ({tid}): slot {{{slot}}} is filled by no term of {terms_path} (category {cat} fills {', '.join(by_slot)}).",
-                                  f"add terms with slot {slot} to the lexicon, or write the template with a slot it fills.")
-            rows += [(label, cat, g, t[:m.start()] + _put(term, cap, art) + t[m.end():], tid) for g, ts in by_slot[slot] for term in ts]
-            if unmarked:
-                u = unmarked_sentence(t)
-                if u is None: left["no_unmarked"] += [tid] if tid not in left["no_unmarked"] else []
-                else: rows.append((label, cat, UNMARKED, u, tid))
-        have = {r[2] for r in rows if r[1] == cat}
-        if none := [g for g in groups if g not in have]:
-            raise SpbiasError(f"group {none[0]} of category {cat} gets no sentence: no template of {path} has a slot its terms fill "
-                              f"({', '.join(sorted(set(lex.slot[lex.group == none[0]])))}).", "add templates with that slot, or remove the group from the lexicon.")
-    df = pd.DataFrame(rows, columns=BIAS_COLUMNS)
-    if set_name is not None: df["set"] = set_name
-    return df, left
-
-# %% ../nbs/20_templates.ipynb #f01ee40b
-UNSTATED_NORMS = {"ns-prompts": "templates/NS-Prompts.csv", "regard": "templates/Regard.csv"}
-UNSTATED_NORMS_TERMS, UNSTATED_NORMS_CATEGORY = "race_terms.csv", "grouped_race"
-
-def unstated_norms_set(which:str, # "ns-prompts" or "regard"
-                       source:str|Path|None=None, # the folder (default: the shared data's unstated_norms/)
-                       unmarked:bool=False # add the unmarked control
-                      )->tuple[pd.DataFrame, dict[str, list[str]]]:
-    "Kohankhaki et al.'s NS-Prompts or Regard templates filled with their race terms (set column `which`), and the templates left out."
-    if which not in UNSTATED_NORMS: raise SpbiasError(f"unknown template set {which!r}.", f"use one of: {', '.join(UNSTATED_NORMS)}.")
-    src = Path(source) if source else shared_data_dir(required=True)/"unstated_norms"
-    need = [src/UNSTATED_NORMS[which], src/UNSTATED_NORMS_TERMS]
-    if lost := [str(p) for p in need if not p.is_file()]:
-        raise SpbiasError(f"the {which} set needs {', '.join(lost)}, which is not there.",
-                          "pass --source DIR holding templates/ and race_terms.csv (shared/data/unstated_norms; see its SOURCE.md).")
-    terms = read_terms(src/UNSTATED_NORMS_TERMS, category=UNSTATED_NORMS_CATEGORY)
-    return fill_template_file(need[0], terms, set_name=which, unmarked=unmarked, skip_slotless=True, terms_path=need[1])
-
-# %% ../nbs/20_templates.ipynb #e459de61
+# %% ../nbs/20_templates.ipynb #b0a1c2d6
 def _available(folder:Path, layout:dict)->list[str]:
     def ok(spec):
         files = spec["templates"] + ([spec["lexicon"]] if "lexicon" in spec else [])
@@ -430,81 +377,18 @@ def bias_source(which:str, # "czarnowska" (Czarnowska et al.'s templates) or "ou
                 attributes:list[str]|None=None # default: every attribute whose files are all in the folder
                )->tuple[Path, dict, list[str]]:
     "(folder, layout, attributes) of a template set, checked."
-    if which not in ("czarnowska", "ours"): raise SpbiasError(f"unknown template set {which!r}.", "use czarnowska or ours.")
+    if which not in ("czarnowska", "ours"):
+        raise SpbiasError(f"unknown template set {which!r}.", "use czarnowska or ours.")
     if source: src = Path(source)
     else: src = project_data_dir()/"templates" if which == "ours" else shared_data_dir(required=True)/"czarnowska"
-    if not src.is_dir(): raise SpbiasError(f"templates folder {src} not found.", "pass the folder holding templates/ and terms/.")
+    if not src.is_dir():
+        raise SpbiasError(f"templates folder {src} not found.", "pass the folder holding templates/ and terms/.")
     layout = load_layout(src, ours_layout() if which == "ours" else None)
     attrs = list(attributes or _available(src, layout))
-    if not attrs: raise SpbiasError(f"no attribute of the layout has all its files in {src}.", "check templates/ and terms/ there.")
+    if not attrs:
+        raise SpbiasError(f"no attribute of the layout has all its files in {src}.",
+                          "check templates/ and terms/ there.")
     return src, layout, attrs
-
-BUILT_IN_SETS = ["czarnowska", "ours", *UNSTATED_NORMS]
-
-def _no_unmarked(df:pd.DataFrame)->list[str]:
-    "Template ids (per category) that have sentences but no unmarked one."
-    have = set(zip(df.category, df.template_id)); ctl = set(zip(df.category[df.group == UNMARKED], df.template_id[df.group == UNMARKED]))
-    return list(dict.fromkeys(t for c, t in zip(df.category, df.template_id) if (c, t) in have - ctl))
-
-def _list(ids:list[str], k:int=10)->str: return ", ".join(ids[:k]) + (f" and {len(ids) - k} more" if len(ids) > k else "")
-
-def main(argv:list[str]|None=None)->int:
-    "`spbias templates czarnowska|ours|ns-prompts|regard|FILE.csv`: write a bias set TSV."
-    from spbias.cli import HelpFormatter
-    ap = argparse.ArgumentParser(prog="spbias templates", description="Generate a bias test set from templates and lexicons.", formatter_class=HelpFormatter)
-    ap.add_argument("which", help="a built-in set (czarnowska: Czarnowska et al.'s templates; ours: data/templates; ns-prompts, regard: "
-                    "Kohankhaki et al.'s) or a template CSV (TEMPLATE,DOMAIN,SENT,NER) to fill from --terms")
-    ap.add_argument("--terms", type=Path, help="with a template CSV: the lexicon CSV (group, term, and optionally slot, category)")
-    ap.add_argument("--category", help="with --terms: the category of terms the lexicon gives none (e.g. grouped_race)")
-    ap.add_argument("--slot", default="identity_adj", help="with --terms: the slot of terms the lexicon gives none")
-    ap.add_argument("--set", dest="set_name", help="name written in a `set` column (default: ns-prompts, regard, or the template file's stem; "
-                    "czarnowska and ours write no set column unless given one)")
-    ap.add_argument("--unmarked", action="store_true", help="add, for every template, its sentence without the identity term (group unmarked)")
-    ap.add_argument("--source", type=Path, help="folder of a built-in set (default: the shared data's czarnowska/ or unstated_norms/; ours: data/templates)")
-    ap.add_argument("--out", type=Path, required=True, help="output TSV")
-    ap.add_argument("--attributes", help="czarnowska, ours: comma-separated attributes or the categories they write, e.g. age,sexuality or grouped_age "
-                    "(default: all available)")
-    ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
-    a = ap.parse_args(argv)
-    from spbias.checks import check_out, make_room
-    built_in = a.which in BUILT_IN_SETS
-    if not built_in and not a.which.lower().endswith(".csv"):
-        raise SpbiasError(f"{a.which!r} is neither a built-in set ({', '.join(BUILT_IN_SETS)}) nor a template CSV.",
-                          "name a built-in set, or pass a template file FILE.csv with --terms LEXICON.csv.")
-    if built_in and (a.terms or a.category):
-        raise SpbiasError(f"--terms and --category fill a template file; the {a.which} set has its own lexicon.", "drop them, or pass a template CSV.")
-    if not built_in and not a.terms: raise SpbiasError(f"the template file {a.which} needs a lexicon to fill it.", "pass --terms LEXICON.csv (group, term[, slot][, category]).")
-    if a.attributes and a.which not in ("czarnowska", "ours"):
-        raise SpbiasError(f"--attributes picks attributes of the czarnowska and ours sets, not of {a.which}.", "drop --attributes.")
-    if not built_in and not Path(a.which).is_file(): raise SpbiasError(f"template file {a.which} not found.", "check the path.")
-    left, exts = {"slotless": []}, (".tsv", ".csv", ".parquet")
-    if a.which in ("czarnowska", "ours"):
-        src, layout, attrs = bias_source(a.which, a.source)
-        if a.attributes:  # an attribute's name, or the category it writes (grouped_age): both name it
-            by_cat = {s["category"]: k for k, s in layout["attributes"].items()}
-            attrs = [by_cat.get(s.strip(), s.strip()) for s in a.attributes.split(",")]
-            bad = [s for s in attrs if s not in layout["attributes"]]
-            if bad: raise SpbiasError(f"--attributes: {bad} are not in the layout of the {a.which} templates.",
-                                      f"use attributes ({', '.join(layout['attributes'])}) or their categories ({', '.join(by_cat)}).")
-        check_out(a.out, a.force, exts=exts)
-        df = generate(src, attrs, layout, unmarked=a.unmarked)
-        if a.set_name: df["set"] = a.set_name
-    elif built_in:
-        check_out(a.out, a.force, exts=exts)
-        df, left = unstated_norms_set(a.which, a.source, a.unmarked)
-        if a.set_name: df["set"] = a.set_name
-    else:
-        check_out(a.out, a.force, exts=exts)
-        terms = read_terms(a.terms, a.category, a.slot)
-        df, left = fill_template_file(a.which, terms, a.set_name or Path(a.which).stem, a.unmarked, terms_path=a.terms)
-    make_room([a.out]); save_bias_set(df, a.out)
-    print(f"wrote {len(df)} sentences ({', '.join(f'{k} {v}' for k, v in df.groupby('category', sort=False).size().items())}) to {a.out}")
-    if left["slotless"]: print(f"left out {len(left['slotless'])} template(s) with no slot (they name no group): {_list(left['slotless'])}")
-    if a.unmarked:
-        skipped = _no_unmarked(df)
-        print(f"unmarked control: {int((df.group == UNMARKED).sum())} sentences; {len(skipped)} template(s) have none (removing the term would break "
-              f"the sentence){': ' + _list(skipped) if skipped else ''}")
-    return 0
 
 
 # %% ../nbs/20_templates.ipynb #3b36bdb5
@@ -530,24 +414,30 @@ def bias_set(spec:str, # "ours", "czarnowska", "ours:age,sexuality" or a TSV pat
         src, layout, keep = bias_source(name, czarnowska_dir if name == "czarnowska" else None,
                                           [a.strip() for a in attrs.split(",") if a.strip()] or None)
         df = generate(src, keep, layout)
-        if attrs.strip(): name = "-".join([name] + keep)  # a subset gets its own file: czarnowska:age,names -> czarnowska-age-names
+        if attrs.strip():
+            name = "-".join([name] + keep)  # a subset gets its own file: czarnowska:age,names -> czarnowska-age-names
     elif Path(spec).is_file(): name, df = Path(spec).stem, load_bias_set(Path(spec))
-    else: raise SpbiasError(f"unknown bias set {spec!r}.", "use 'ours', 'czarnowska', 'ours:age,sexuality' or the path of a bias-set TSV.")
+    else:
+        raise SpbiasError(f"unknown bias set {spec!r}.",
+                          "use 'ours', 'czarnowska', 'ours:age,sexuality' or the path of a bias-set TSV.")
     return name, subsample_bias_set(df, templates_per_label, terms_per_group, seed)
 
-BUILTIN_SETS = ("ours", "czarnowska")  # the sets `bias_set` generates; their subsets are written as <set>-<attributes>.tsv
+# the sets `bias_set` generates; their subsets are written as <set>-<attributes>.tsv
+BUILTIN_SETS = ("ours", "czarnowska")
 
 def set_of_file(stem:str)->str:
-    "The bias set a predictions file belongs to: a subset's file (czarnowska-age, ours-age-sexuality) to its set, any other file to itself."
+    "The bias set of a predictions file: a subset's file (czarnowska-age, ours-age) its set, any other file itself."
     base = stem.partition("-")[0]
     return base if base in BUILTIN_SETS else stem
 
 def predictions_by_set(run_dir:str|Path)->dict[str, list[Path]]:
-    "A run folder's predictions TSVs by bias set: a set scored in subsets (one file per attribute) is one set, analysed as one table."
+    "A run folder's predictions TSVs by bias set: a set scored in subsets (a file per attribute) is one set."
     out = {}
     for p in sorted((Path(run_dir)/"predictions").glob("*.tsv")): out.setdefault(set_of_file(p.stem), []).append(p)
     for name, files in out.items():
         if len(files) > 1 and any(p.stem == name for p in files):
-            raise SpbiasError(f"{Path(run_dir)/'predictions'} holds bias set {name!r} both whole and in subsets ({', '.join(p.name for p in files)}): "
-                              "their sentences would be counted twice.", f"move {name}.tsv or its subset files out of the folder.")
+            raise SpbiasError(f"{Path(run_dir)/'predictions'} holds bias set {name!r} both whole and in subsets "
+                              f"({', '.join(p.name for p in files)}): "
+                              "their sentences would be counted twice.",
+                              f"move {name}.tsv or its subset files out of the folder.")
     return out
