@@ -12,9 +12,12 @@ from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
 from .models import parse_mesh, shard_seeds, mesh_note
 from .distributed import is_primary
-from .run import load_run, weights_fingerprint  # reading a run folder is the run module's (11b_run); load_run stays importable from here
-from .metrics import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS  # the predictions TSV contract, defined where it is read
-from .metrics import DEGENERATE_SHARE, choose_prompts, summary_quality, quality_columns  # the one top-k rule, and the quality it reads
+# reading a run folder is the run module's (11b_run); load_run stays importable from here
+from .run import load_run, weights_fingerprint
+# the predictions TSV contract, defined where it is read
+from .metrics import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS
+# the one top-k rule, and the quality it reads
+from .metrics import DEGENERATE_SHARE, choose_prompts, summary_quality, quality_columns
 
 # %% auto #0
 __all__ = ['PEFT_CONFIG', 'PEFT_WEIGHTS', 'PEFT_KEY', 'SPBIAS_META', 'usable', 'top_seeds', 'check_model', 'predictions_frame',
@@ -23,7 +26,7 @@ __all__ = ['PEFT_CONFIG', 'PEFT_WEIGHTS', 'PEFT_KEY', 'SPBIAS_META', 'usable', '
 
 # %% ../nbs/13_predict.ipynb #6a336425
 def usable(summary:dict)->bool:
-    "True when a seed finished with a finite validation accuracy (early stopped or at max_steps), so it may enter the top k."
+    "True when a seed finished with a finite validation accuracy (early stop or max_steps): it may enter the top k."
     v = summary.get("validation_accuracy")
     finite = v is not None and math.isfinite(float(v))
     return finite and (summary.get("usable", not summary.get("nan", False)))
@@ -33,19 +36,29 @@ def top_seeds(seeds:list[dict], k:int|None,
               share:float=DEGENERATE_SHARE, # the one-class share of validation answers that makes a seed degenerate
               log=None # where the lines about skipped seeds and ties go (default: warnings.warn)
              )->list[dict]:
-    "The k usable seeds by `metrics.choose_prompts` (degenerate ones skipped; ties: lower validation loss, then lower seed); all seeds when k is falsy."
+    "The k usable seeds by `metrics.choose_prompts` (degenerate ones skipped, ties reported); all when k is falsy."
     if not k: return seeds
     log = log or warnings.warn
     ok = [s for s in seeds if usable(s["summary"])]
-    if len(ok) < k: warnings.warn(f"only {len(ok)} of the requested top {k} seeds finished with a finite validation accuracy: scoring {len(ok)}.")
-    if not ok: raise SpbiasError("no seed of the run finished with a finite validation accuracy.", "check the run's summaries (status); tune again.")
-    q = pd.DataFrame([dict(model="", dataset="", run=str(s["seed"]), label=f"seed {s['seed']}", seed=s["seed"], validation_accuracy=s["summary"]["validation_accuracy"],
-                           validation_loss=s["summary"].get("validation_loss"), **summary_quality(s["summary"])) for s in ok])
+    if len(ok) < k:
+        warnings.warn(f"only {len(ok)} of the requested top {k} seeds finished with a finite validation accuracy: "
+                      f"scoring {len(ok)}.")
+    if not ok:
+        raise SpbiasError("no seed of the run finished with a finite validation accuracy.",
+                          "check the run's summaries (status); tune again.")
+    q = pd.DataFrame([dict(model="", dataset="", run=str(s["seed"]), label=f"seed {s['seed']}", seed=s["seed"],
+                           validation_accuracy=s["summary"]["validation_accuracy"],
+                           validation_loss=s["summary"].get("validation_loss"),
+                           **summary_quality(s["summary"])) for s in ok])
     kept, lines = choose_prompts(q, k, keep_degenerate, share)
     old = int((q.basis == "none").sum())
-    if old: lines.append(f"top-{k}: {old} seed summary(ies) carry no validation class distribution (tuned before spbias recorded it): not judged degenerate")
+    if old:
+        lines.append(f"top-{k}: {old} seed summary(ies) carry no validation class distribution (tuned before spbias "
+                     "recorded it): not judged degenerate")
     for l in lines: log(l)
-    if not len(kept): raise SpbiasError(f"every usable seed of the run is degenerate ({len(ok)} seeds).", "pass --keep-degenerate to take them anyway (the papers' selection).")
+    if not len(kept):
+        raise SpbiasError(f"every usable seed of the run is degenerate ({len(ok)} seeds).",
+                          "pass --keep-degenerate to take them anyway (the papers' selection).")
     by_seed = {s["seed"]: s for s in ok}
     return [by_seed[int(s)] for s in kept.seed]
 
@@ -53,22 +66,31 @@ def check_model(config:dict, model, mcfg, allow_mismatch:bool=False, run_dir:str
     "Refuse a model whose fingerprint differs from the one `config` was tuned on (or warn, when allowed)."
     want, got = config.get("model_fingerprint"), weights_fingerprint(model, mcfg)
     if want is None or want == got: return
-    msg = f"the loaded model (fingerprint {got}) is not the one {run_dir} was tuned on ({config['run'].get('model')}, fingerprint {want})."
-    if not allow_mismatch: raise SpbiasError(msg, "load the run's model, or pass --allow-model-mismatch if you mean to apply its prompts to another model.")
+    tuned_on = f"{config['run'].get('model')}, fingerprint {want}"
+    msg = f"the loaded model (fingerprint {got}) is not the one {run_dir} was tuned on ({tuned_on})."
+    if not allow_mismatch:
+        raise SpbiasError(msg,
+                          "load the run's model, or pass --allow-model-mismatch if you mean to apply its prompts to "
+                          "another model.")
     warnings.warn(msg + " Going on, as --allow-model-mismatch asks.")
 
 # %% ../nbs/13_predict.ipynb #57710575
 def _check_columns(table:pd.DataFrame):
     "Refuse a table to score that lacks a column the predictions need."
     missing = {"label", "category", "group", "text"} - set(table.columns)
-    if missing: raise SpbiasError(f"the test set has no column(s) {sorted(missing)}.", "give label, category, group, text.")
+    if missing:
+        raise SpbiasError(f"the test set has no column(s) {sorted(missing)}.", "give label, category, group, text.")
 
 def _labels(col:pd.Series)->np.ndarray:
     "Integer labels from 0/1/2 or the label words."
     names = {n: i for i, n in enumerate(LABEL_NAMES)}
     try: y = np.array([names[v] if isinstance(v, str) and v in names else int(v) for v in col])
-    except (ValueError, TypeError): raise SpbiasError("labels must be 0/1/2 or negative/neutral/positive.", "fix the test set's label column.") from None
-    if len(y) and (y.min() < 0 or y.max() > 2): raise SpbiasError(f"label {y.max() if y.max() > 2 else y.min()} out of range [0, 2].", "use 0 negative, 1 neutral, 2 positive.")
+    except (ValueError, TypeError):
+        raise SpbiasError("labels must be 0/1/2 or negative/neutral/positive.",
+                          "fix the test set's label column.") from None
+    if len(y) and (y.min() < 0 or y.max() > 2):
+        raise SpbiasError(f"label {y.max() if y.max() > 2 else y.min()} out of range [0, 2].",
+                          "use 0 negative, 1 neutral, 2 positive.")
     return y
 
 def predictions_frame(table:pd.DataFrame, # the scored rows: category, group, text (template_id and set kept if present)
@@ -76,28 +98,37 @@ def predictions_frame(table:pd.DataFrame, # the scored rows: category, group, te
                       scores:np.ndarray, # label-word scores [N, 3] of one prompt
                       model:str, run_id:str, dataset:str, seed:int, # the prompt's identity
                       validation_accuracy:float|None=None, test_accuracy:float|None=None,
-                      quality:dict|None=None # the seed's validation loss, macro-F1s and answers per class (metrics.quality_columns)
+                      quality:dict|None=None # validation loss, macro-F1s, answers per class (quality_columns)
                      )->pd.DataFrame:
     "The predictions TSV rows of one prompt (a tuned seed, or a manual wording) on `table`."
-    df = pd.DataFrame({"y_true": y_true, "y_pred": scores.argmax(-1), "category": table.category.to_numpy(), "group": table.group.to_numpy(),
-                       "text": table.text.to_numpy(), "model": model, "run_id": run_id, "dataset": dataset, "seed": seed,
-                       "validation_accuracy": validation_accuracy, "test_accuracy": test_accuracy, **quality_columns({}), **(quality or {}),
+    df = pd.DataFrame({"y_true": y_true, "y_pred": scores.argmax(-1), "category": table.category.to_numpy(),
+                       "group": table.group.to_numpy(),
+                       "text": table.text.to_numpy(), "model": model, "run_id": run_id, "dataset": dataset,
+                       "seed": seed,
+                       "validation_accuracy": validation_accuracy, "test_accuracy": test_accuracy,
+                       **quality_columns({}), **(quality or {}),
                        **{f"score_{w}": scores[:, k] for k, w in enumerate(LABEL_NAMES)}})
     if "template_id" in table: df["template_id"] = table.template_id.to_numpy()
-    if "set" in table: df["set"] = table["set"].to_numpy()   # the template set (spbias templates writes it): a dimension of the gaps
+    if "set" in table:
+        df["set"] = table["set"].to_numpy()   # the template set (spbias templates writes it): a dimension of the gaps
     return df
+
+def _status(s)->str:
+    "A seed's status from its summary ('nan': it diverged)."
+    return s["summary"].get("status", "nan" if s["summary"].get("nan") else "unknown")
 
 def predict_run(run_dir:str|Path, # a run folder
                 table:pd.DataFrame, # columns label, category, group, text (template_id kept if present)
                 model=None, # (model, tokenizer, ModelConfig) already loaded (default: load the run's model)
                 batch_size:int=64, # rows per scoring batch
                 progress:bool=True,
-                top_k:int|None=None, # score only the k usable seeds with the best validation accuracy (None: every finished seed)
-                keep_degenerate:bool=False, share:float=DEGENERATE_SHARE, log=None, # the top-k rule's switches (`top_seeds`)
+                top_k:int|None=None, # only the k usable seeds of best validation accuracy (None: every finished seed)
+                keep_degenerate:bool=False, share:float=DEGENERATE_SHARE,
+                log=None, # the top-k rule's switches (`top_seeds`)
                 allow_model_mismatch:bool=False, # score even when the model's fingerprint differs from the run's
-                mesh:str|None=None # device mesh "data=D,model=M" or "auto" (None: one device): seeds over data, weights over model
+                mesh:str|None=None # device mesh "data=D,model=M" or "auto" (None: one device)
                )->pd.DataFrame:
-    "The predictions table: every row of `table` scored by every finished seed of the run (or its top k); in every process, when there are several."
+    "The predictions table: every row of `table` scored by every finished seed (or the top k), in every process."
     if mesh is not None: parse_mesh(mesh, auto=True)  # malformed: refused before anything loads
     config, seeds = load_run(run_dir)
     run = config["run"]
@@ -106,11 +137,12 @@ def predict_run(run_dir:str|Path, # a run folder
     seeds = top_seeds(seeds, top_k, keep_degenerate, share, log)
     bad = [s["seed"] for s in seeds if not usable(s["summary"])]
     if bad: warnings.warn(f"seed(s) {bad} of {run_dir} did not finish with a finite validation accuracy "
-                          f"(status {[s['summary'].get('status', 'nan' if s['summary'].get('nan') else 'unknown') for s in seeds if s['seed'] in bad]}): "
+                          f"(status {[_status(s) for s in seeds if s['seed'] in bad]}): "
                           "scored, with a blank validation accuracy, so no top-k selection takes them.")
     from spbias.pretrained import load_model_on
     progress = progress and is_primary()  # several processes: process 0 shows the progress
-    m, tokenizer, mcfg, mesh = load_model_on(run["model"], run.get("dtype", "float32"), mesh, len(seeds), loaded=model)  # straight onto the mesh
+    # straight onto the mesh
+    m, tokenizer, mcfg, mesh = load_model_on(run["model"], run.get("dtype", "float32"), mesh, len(seeds), loaded=model)
     check_model(config, m, mcfg, allow_model_mismatch, run_dir)
     place = lambda x: x
     if mesh is not None:
@@ -119,7 +151,8 @@ def predict_run(run_dir:str|Path, # a run folder
     ids = encode_texts(tokenizer, table.text.astype(str).tolist(), run.get("max_len", 128))
     pad = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
     prompts = np.stack([s["embeddings"] for s in seeds])
-    scores, _ = score_texts(m, place(prompts), ids, config["label_token_ids"], batch_size, tuple(run.get("buckets", DEFAULT_BUCKETS)),
+    scores, _ = score_texts(m, place(prompts), ids, config["label_token_ids"], batch_size,
+                            tuple(run.get("buckets", DEFAULT_BUCKETS)),
                             pad_id=pad, progress=progress)
     va = lambda s: s["summary"].get("validation_accuracy") if usable(s["summary"]) else None
     return pd.concat([predictions_frame(table, y, sc, run["model"], config["run_id"], run["dataset"], s["seed"],
@@ -130,19 +163,22 @@ def predict_run(run_dir:str|Path, # a run folder
 def read_testset(path:str|Path)->pd.DataFrame:
     "A bias set TSV (with or without header) as a table label, category, group, text, template_id."
     from spbias.templates import check_bias_set
-    return check_bias_set(path, "--testset")  # encoding, columns, rows, labels and texts checked, each error naming the row
+    # encoding, columns, rows, labels and texts checked, each error naming the row
+    return check_bias_set(path, "--testset")
 
 def tuning_split_table(table:pd.DataFrame, split:str)->pd.DataFrame:
     "One split of a tuning table as a scorable table (category 'sentiment', group = split)."
     part = table[table.split == split]
-    return pd.DataFrame({"label": part.label.to_numpy(), "category": "sentiment", "group": split, "text": part.text.to_numpy()})
+    return pd.DataFrame({"label": part.label.to_numpy(), "category": "sentiment", "group": split,
+                         "text": part.text.to_numpy()})
 
 def write_predictions(df:pd.DataFrame, path:str|Path)->Path:
-    "Write a predictions table atomically: .tsv (the default, the published format), .csv or .parquet, as the extension says."
+    "Write a predictions table atomically: .tsv (the default, the published format), .csv or .parquet, by extension."
     return save_table(df, path)
 
 # %% ../nbs/13_predict.ipynb #10b8c69b
-PEFT_CONFIG, PEFT_WEIGHTS, PEFT_KEY, SPBIAS_META = "adapter_config.json", "adapter_model.safetensors", "prompt_embeddings", "spbias.json"
+PEFT_CONFIG, PEFT_WEIGHTS = "adapter_config.json", "adapter_model.safetensors"
+PEFT_KEY, SPBIAS_META = "prompt_embeddings", "spbias.json"
 
 def embeddings_sha256(emb:np.ndarray)->str:
     "sha256 of a prompt's float32 embeddings (C order): the prompt's identity, whatever file holds it."
@@ -155,93 +191,121 @@ def _adapter_weights(folder:Path)->dict:
         return load_file(str(folder/PEFT_WEIGHTS))
     if (folder/"adapter_model.bin").is_file():
         try: import torch
-        except ImportError: raise SpbiasError(f"{folder} keeps its weights in adapter_model.bin, which needs torch to read.",
-                                              "install torch (CPU is enough), or save the adapter again with peft's save_pretrained (safetensors).") from None
-        return {k: v.float().numpy() for k, v in torch.load(folder/"adapter_model.bin", map_location="cpu", weights_only=True).items()}
-    raise SpbiasError(f"{folder} has no {PEFT_WEIGHTS} (nor adapter_model.bin).", "pass a complete adapter folder (peft's save_pretrained writes both files).")
+        except ImportError:
+            raise SpbiasError(f"{folder} keeps its weights in adapter_model.bin, which needs torch to read.",
+                                              "install torch (CPU is enough), or save the adapter again with peft's "
+                                              "save_pretrained (safetensors).") from None
+        return {k: v.float().numpy() for k,
+                v in torch.load(folder/"adapter_model.bin", map_location="cpu", weights_only=True).items()}
+    raise SpbiasError(f"{folder} has no {PEFT_WEIGHTS} (nor adapter_model.bin).",
+                      "pass a complete adapter folder (peft's save_pretrained writes both files).")
 
 def read_adapter(folder:str|Path # a PEFT adapter folder: adapter_config.json and adapter_model.safetensors
                 )->dict:
-    "A PEFT prompt-tuning adapter: its folder, config, prompt embeddings [n, E] (float32) and spbias.json (None when another tool wrote it)."
+    "A PEFT prompt-tuning adapter: folder, config, embeddings [n, E] (float32), spbias.json (None: another tool's)."
     folder = Path(folder)
     if not (folder/PEFT_CONFIG).is_file():
-        raise SpbiasError(f"{folder} is not a PEFT adapter folder (no {PEFT_CONFIG}).", "pass a folder written by `spbias export` or by peft's save_pretrained.")
+        raise SpbiasError(f"{folder} is not a PEFT adapter folder (no {PEFT_CONFIG}).",
+                          "pass a folder written by `spbias export` or by peft's save_pretrained.")
     cfg = json.loads((folder/PEFT_CONFIG).read_text())
     kind, task = cfg.get("peft_type"), cfg.get("task_type")
     if kind != "PROMPT_TUNING":
-        raise SpbiasError(f"{folder} is a {kind} adapter, not a prompt-tuning one: spbias scores soft prompts placed before the text, "
-                          "and a PEFT adapter of another kind changes the model instead.", "pass a prompt-tuning adapter (peft.PromptTuningConfig, peft_type PROMPT_TUNING); "
+        raise SpbiasError(f"{folder} is a {kind} adapter, not a prompt-tuning one: spbias scores soft prompts placed "
+                          "before the text, "
+                          "and a PEFT adapter of another kind changes the model instead.",
+                          "pass a prompt-tuning adapter (peft.PromptTuningConfig, peft_type PROMPT_TUNING); "
                           f"score a {kind} adapter with peft itself.")
     if task not in (None, "CAUSAL_LM") or cfg.get("num_transformer_submodules", 1) not in (None, 1):
-        raise SpbiasError(f"{folder} is a prompt-tuning adapter for task {task} ({cfg.get('num_transformer_submodules')} transformer submodules); "
+        raise SpbiasError(f"{folder} is a prompt-tuning adapter for task {task} "
+                          f"({cfg.get('num_transformer_submodules')} transformer submodules); "
                           "spbias scores decoder-only causal LMs.", "pass an adapter tuned with task_type CAUSAL_LM.")
     w = _adapter_weights(folder)
-    if PEFT_KEY not in w: raise SpbiasError(f"{folder}'s weights hold no {PEFT_KEY!r} (keys: {sorted(w)}).", "pass a prompt-tuning adapter saved by peft or spbias.")
+    if PEFT_KEY not in w:
+        raise SpbiasError(f"{folder}'s weights hold no {PEFT_KEY!r} (keys: {sorted(w)}).",
+                          "pass a prompt-tuning adapter saved by peft or spbias.")
     emb, want = np.asarray(w[PEFT_KEY], np.float32), (cfg.get("num_virtual_tokens"), cfg.get("token_dim"))
     if emb.ndim != 2 or any(x is not None and x != y for x, y in zip(want, emb.shape)):
-        raise SpbiasError(f"{folder}'s {PEFT_KEY} have shape {emb.shape}, its config says num_virtual_tokens × token_dim = {want[0]} × {want[1]}.",
+        raise SpbiasError(f"{folder}'s {PEFT_KEY} have shape {emb.shape}, its config says num_virtual_tokens × "
+                          f"token_dim = {want[0]} × {want[1]}.",
                           "the adapter's files do not belong together: export or save it again.")
     meta = json.loads((folder/SPBIAS_META).read_text()) if (folder/SPBIAS_META).is_file() else None
     if meta is not None and meta.get("prompt", {}).get("embeddings_sha256") not in (None, embeddings_sha256(emb)):
-        warnings.warn(f"{folder}'s prompt differs from the one its {SPBIAS_META} describes: its facts (seed, accuracies) are not this prompt's; scoring it as a foreign adapter.")
+        warnings.warn(f"{folder}'s prompt differs from the one its {SPBIAS_META} describes: its facts (seed, "
+                      "accuracies) are not this prompt's; scoring it as a foreign adapter.")
         meta = None
     return dict(folder=folder, config=cfg, embeddings=emb, meta=meta)
 
 def prompt_identity(adapter:dict)->dict:
-    "model, run_id, dataset, seed and accuracies of an adapter's predictions: spbias.json's, else run_id peft-<hash of the embeddings>, seed 0, dataset unknown."
+    "model, run_id, dataset, seed, accuracies of an adapter: spbias.json's, else run_id peft-<hash>, seed 0."
     m = adapter["meta"]
-    if m: return dict(model=m["base_model"]["spec"], run_id=m["run_id"], dataset=m["tuning"]["dataset"], seed=int(m["seed"]),
-                      validation_accuracy=m["results"].get("validation_accuracy") if m["results"].get("usable", True) else None,
+    if m:
+        return dict(model=m["base_model"]["spec"], run_id=m["run_id"], dataset=m["tuning"]["dataset"],
+                    seed=int(m["seed"]),
+                      validation_accuracy=m["results"].get("validation_accuracy") if m["results"].get("usable",
+                          True) else None,
                       test_accuracy=m["results"].get("test_accuracy"))
-    return dict(model=adapter["config"].get("base_model_name_or_path"), run_id="peft-" + embeddings_sha256(adapter["embeddings"])[:16],
+    return dict(model=adapter["config"].get("base_model_name_or_path"),
+                run_id="peft-" + embeddings_sha256(adapter["embeddings"])[:16],
                 dataset="unknown", seed=0, validation_accuracy=None, test_accuracy=None)
 
 # %% ../nbs/13_predict.ipynb #5c40cf84
-_MODEL_FIX = "pass the base model with --model (model= in Python): a Hugging Face folder, a .gguf file, a hub id or smollm2"
+_MODEL_FIX = ("pass the base model with --model (model= in Python): a Hugging Face folder, a .gguf file, a hub id "
+              "or smollm2")
 
 def adapter_base(adapters:list[dict], model:str|None=None)->str:
-    "The base model to score the adapters on: `model` when given, else the one they name (spbias.json's, else base_model_name_or_path), the same for all."
+    "The base model for the adapters: `model` when given, else the one they all name (spbias.json, else peft's base)."
     if model: return str(model)
     named = {}
     for a in adapters:
         b = a["meta"]["base_model"]["spec"] if a["meta"] else a["config"].get("base_model_name_or_path")
-        if not b: raise SpbiasError(f"{a['folder']} names no base model (base_model_name_or_path is empty).", _MODEL_FIX + ".")
+        if not b:
+            raise SpbiasError(f"{a['folder']} names no base model (base_model_name_or_path is empty).",
+                              _MODEL_FIX + ".")
         named.setdefault(str(b), []).append(str(a["folder"]))
-    if len(named) > 1: raise SpbiasError(f"the adapters name different base models: {named}.", "score each base model's adapters in its own call, or " + _MODEL_FIX + ".")
+    if len(named) > 1:
+        raise SpbiasError(f"the adapters name different base models: {named}.",
+                          "score each base model's adapters in its own call, or " + _MODEL_FIX + ".")
     return next(iter(named))
 
 def _load_base(spec:str, dtype:str, adapters:list[dict]):
     from spbias.pretrained import load_model
     try: return load_model(spec, dtype)
     except SpbiasError as e:
-        raise SpbiasError(f"the base model {spec!r} of {', '.join(str(a['folder']) for a in adapters)} cannot be loaded: {e.problem}", _MODEL_FIX + ".") from e
+        raise SpbiasError(f"the base model {spec!r} of {', '.join(str(a['folder']) for a in adapters)} cannot be "
+                          f"loaded: {e.problem}", _MODEL_FIX + ".") from e
 
 def check_adapter_model(adapter:dict, model, mcfg, spec:str, allow_mismatch:bool=False):
-    "Refuse a model the adapter cannot go with: another embedding width, or (spbias adapters) another fingerprint than the one it was tuned on."
+    "Refuse a model the adapter cannot go with: another embedding width, or (ours) another fingerprint than its own."
     td = adapter["embeddings"].shape[1]
     if td != mcfg.embed_dim:
-        raise SpbiasError(f"{adapter['folder']} has token_dim {td}, but the model {spec!r} embeds tokens in {mcfg.embed_dim} dimensions.",
+        raise SpbiasError(f"{adapter['folder']} has token_dim {td}, but the model {spec!r} embeds tokens in "
+                          f"{mcfg.embed_dim} dimensions.",
                           "score the adapter on the base model it was tuned on: " + _MODEL_FIX + ".")
     m = adapter["meta"]
     if m and m["base_model"].get("fingerprint"):
-        check_model(dict(model_fingerprint=m["base_model"]["fingerprint"], run=dict(model=m["base_model"]["spec"])), model, mcfg, allow_mismatch, adapter["folder"])
+        check_model(dict(model_fingerprint=m["base_model"]["fingerprint"], run=dict(model=m["base_model"]["spec"])),
+                    model, mcfg, allow_mismatch, adapter["folder"])
 
 # %% ../nbs/13_predict.ipynb #6d24ed23
-def predict_prompts(adapters:list, # adapter folders (or `read_adapter` dicts): PEFT prompt-tuning adapters, spbias's or anyone's
+def predict_prompts(adapters:list, # adapter folders (or `read_adapter` dicts): prompt-tuning adapters, anyone's
                     table:pd.DataFrame, # columns label, category, group, text (template_id kept if present)
                     model:str|None=None, # the base model (default: the one the adapters name)
-                    loaded:tuple|None=None, # (model, tokenizer, ModelConfig) already in memory, the base model `model` names
+                    loaded:tuple|None=None, # (model, tokenizer, ModelConfig) of the base model, already in memory
                     batch_size:int=64, progress:bool=True,
-                    allow_model_mismatch:bool=False # score spbias adapters even on a model other than the one they were tuned on
+                    allow_model_mismatch:bool=False # score spbias adapters even on another model than their own
                    )->pd.DataFrame:
-    "The predictions table of adapters, as `spbias.predict.predict_run` gives a run's: each prompt scores every row of `table`."
+    "The predictions table of adapters, as `predict_run` gives a run's: each prompt scores every row of `table`."
     from spbias.prompt import score_texts
     from spbias.pretrained import label_token_ids
     adapters = [a if isinstance(a, dict) else read_adapter(a) for a in adapters]
     if not adapters: raise SpbiasError("no adapter to score.", "pass --prompt DIR (several times for several prompts).")
     ids = [prompt_identity(a) for a in adapters]
-    twice = sorted({(i["run_id"], i["seed"]) for i in ids if sum((j["run_id"], j["seed"]) == (i["run_id"], i["seed"]) for j in ids) > 1})
-    if twice: raise SpbiasError(f"the same prompt is given more than once: (run_id, seed) {twice}.", "pass each adapter once (gaps would count it twice).")
+    twice = sorted({(i["run_id"],
+                     i["seed"]) for i in ids if sum((j["run_id"], j["seed"]) == (i["run_id"],
+                                                                                 i["seed"]) for j in ids) > 1})
+    if twice:
+        raise SpbiasError(f"the same prompt is given more than once: (run_id, seed) {twice}.",
+                          "pass each adapter once (gaps would count it twice).")
     _check_columns(table)
     y, spec = _labels(table.label), adapter_base(adapters, model)
     tun = [a["meta"]["tuning"] for a in adapters if a["meta"]]
@@ -252,14 +316,17 @@ def predict_prompts(adapters:list, # adapter folders (or `read_adapter` dicts): 
     for k, a in enumerate(adapters):
         lay, t = (a["meta"]["input"], a["meta"]["tuning"]) if a["meta"] else ({}, {})
         lab = tuple(lay.get("label_token_ids") or label_token_ids(tok, LABEL_NAMES))
-        groups.setdefault((a["embeddings"].shape[0], lab, lay.get("max_len", 128), tuple(t.get("buckets") or DEFAULT_BUCKETS)), []).append(k)
+        groups.setdefault((a["embeddings"].shape[0], lab, lay.get("max_len", 128),
+                           tuple(t.get("buckets") or DEFAULT_BUCKETS)), []).append(k)
     frames, tokens = [None] * len(adapters), {}  # the texts tokenized once per max_len
     for (_, lab, max_len, buckets), ks in groups.items():
         if max_len not in tokens: tokens[max_len] = encode_texts(tok, table.text.astype(str).tolist(), max_len)
-        scores, _ = score_texts(m, np.stack([adapters[k]["embeddings"] for k in ks]), tokens[max_len], list(lab), batch_size, buckets, pad_id=pad, progress=progress)
+        scores, _ = score_texts(m, np.stack([adapters[k]["embeddings"] for k in ks]), tokens[max_len], list(lab),
+                                batch_size, buckets, pad_id=pad, progress=progress)
         for k, sc in zip(ks, scores):
             i = ids[k]
-            frames[k] = predictions_frame(table, y, sc, i["model"] if adapters[k]["meta"] else spec, i["run_id"], i["dataset"], i["seed"],
+            frames[k] = predictions_frame(table, y, sc, i["model"] if adapters[k]["meta"] else spec, i["run_id"],
+                                          i["dataset"], i["seed"],
                                           i["validation_accuracy"], i["test_accuracy"],
                                           quality_columns((adapters[k]["meta"] or {}).get("results", {})))
     return pd.concat(frames, ignore_index=True)
@@ -270,45 +337,69 @@ def main(argv:list[str]|None=None)->int:
     from spbias.cli import HelpFormatter
     from spbias.checks import positive_int, check_out, make_room
     from spbias.run import check_run
-    p = argparse.ArgumentParser(prog="spbias predict", description="Score a test set with every seed of a tuning run, or with PEFT prompt-tuning adapters (--prompt).",
+    p = argparse.ArgumentParser(prog="spbias predict",
+                                description="Score a test set with every seed of a tuning run, or with PEFT "
+                                "prompt-tuning adapters (--prompt).",
                                 formatter_class=HelpFormatter)
     p.add_argument("--run", default=None, help="run folder written by spbias tune (or --prompt)")
-    p.add_argument("--prompt", action="append", default=None, help="a PEFT prompt-tuning adapter folder (spbias export's or anyone's) instead of --run; repeat for several")
+    p.add_argument("--prompt", action="append", default=None,
+                   help="a PEFT prompt-tuning adapter folder (spbias export's or anyone's) instead of --run; repeat "
+                   "for several")
     p.add_argument("--model", default=None, help="with --prompt: the base model (default: the one the adapters name)")
-    p.add_argument("--testset", required=True, help="TSV: label, category, group, text[, template_id] (header optional), "
+    p.add_argument("--testset", required=True,
+                   help="TSV: label, category, group, text[, template_id] (header optional), "
                    "or train / validation / test to score a split of the run's tuning set")
-    p.add_argument("--out", required=True, help="predictions file to write: .tsv (the published format), .csv or .parquet")
-    p.add_argument("--top-k", type=positive_int, default=None, help="score only the k usable seeds with the best validation accuracy (default: every finished seed)")
-    p.add_argument("--keep-degenerate", action="store_true", help="with --top-k: keep degenerate seeds (one class for >= --degenerate-share of validation "
+    p.add_argument("--out", required=True,
+                   help="predictions file to write: .tsv (the published format), .csv or .parquet")
+    p.add_argument("--top-k", type=positive_int, default=None,
+                   help="score only the k usable seeds of best validation accuracy (default: every finished seed)")
+    p.add_argument("--keep-degenerate", action="store_true",
+                   help="with --top-k: keep degenerate seeds (one class for >= --degenerate-share of validation "
                    "texts, or macro-F1 no better than the majority class's), the papers' own selection")
-    p.add_argument("--degenerate-share", type=float, default=DEGENERATE_SHARE, help="with --top-k: the one-class share that makes a seed degenerate")
+    p.add_argument("--degenerate-share", type=float, default=DEGENERATE_SHARE,
+                   help="with --top-k: the one-class share that makes a seed degenerate")
     p.add_argument("--batch-size", type=positive_int, default=64, help="rows per scoring batch")
-    p.add_argument("--mesh", default=None, help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one device)")
-    p.add_argument("--allow-model-mismatch", action="store_true", help="score even if the model differs from the one the run was tuned on")
-    p.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
+    p.add_argument("--mesh", default=None,
+                   help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one "
+                   "device)")
+    p.add_argument("--allow-model-mismatch", action="store_true",
+                   help="score even if the model differs from the one the run was tuned on")
+    p.add_argument("--force", action="store_true",
+                   help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     from spbias.distributed import add_arguments, initialize_from
     add_arguments(p)
     a = p.parse_args(argv)
-    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))  # every input is checked before the model loads or anything moves
+    # every input is checked before the model loads or anything moves
+    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     if (a.run is None) == (a.prompt is None): p.error("give either --run RUN or --prompt DIR (one or more), not both")
-    if a.prompt and a.top_k is not None: p.error("--top-k picks among a run's seeds; with --prompt every adapter given is scored: drop --top-k, or pass only the adapters to score")
+    if a.prompt and a.top_k is not None:
+        p.error("--top-k picks among a run's seeds; with --prompt every adapter given is scored: drop --top-k, or "
+                "pass only the adapters to score")
     config = check_run(a.run) if a.run else None  # the run's config, read once
     if not a.run:
         adapters = [read_adapter(d) for d in a.prompt]
     if a.testset in ("train", "validation", "test"):
         from spbias.data import load_sentiment
         run = config["run"] if a.run else next((d["meta"]["tuning"] for d in adapters if d["meta"]), None)
-        if run is None: raise SpbiasError(f"--testset {a.testset} needs the tuning set, which only a spbias adapter (with spbias.json) names.", "pass a bias-set TSV as --testset.")
-        table = tuning_split_table(load_sentiment(run["dataset"], run["data_dir"], split=a.testset, mapping=run["mapping"]), a.testset)
+        if run is None:
+            raise SpbiasError(f"--testset {a.testset} needs the tuning set, which only a spbias adapter (with "
+                              "spbias.json) names.", "pass a bias-set TSV as --testset.")
+        table = tuning_split_table(load_sentiment(run["dataset"], run["data_dir"], split=a.testset,
+                                                  mapping=run["mapping"]), a.testset)
     else: table = read_testset(a.testset)
     initialize_from(a)  # several processes: joined before anything uses JAX
     say = lambda line: print(f"spbias predict: {line}", file=sys.stderr)
-    if a.run: pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k, allow_model_mismatch=a.allow_model_mismatch, mesh=a.mesh,
+    if a.run:
+        pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k,
+                           allow_model_mismatch=a.allow_model_mismatch, mesh=a.mesh,
                                  keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
-    else: pred = predict_prompts(adapters, table, model=a.model, batch_size=a.batch_size, allow_model_mismatch=a.allow_model_mismatch)
+    else:
+        pred = predict_prompts(adapters, table, model=a.model, batch_size=a.batch_size,
+                               allow_model_mismatch=a.allow_model_mismatch)
     if not is_primary(): return 0  # process 0 writes the file
     make_room([a.out])  # --force: the old file moved aside only now, with the new one ready
     write_predictions(pred, a.out)
     acc = pred.assign(ok=pred.y_true == pred.y_pred).groupby("seed" if a.run else ["run_id", "seed"]).ok.mean()
-    print(f"wrote {len(pred)} rows to {a.out}; accuracy per seed: " + ", ".join(f"{s}: {v:.3f}" for s, v in acc.items()))
+    print(f"wrote {len(pred)} rows to {a.out}; accuracy per seed: " + ", ".join(f"{s}: {v:.3f}" for s,
+                                                                                v in acc.items()))
     return 0
