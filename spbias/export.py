@@ -98,7 +98,8 @@ def label_logprobs(texts):
     T = max(map(len, ids))
     input_ids = torch.tensor([i + [0] * (T - len(i)) for i in ids])  # right padding
     mask = torch.tensor([[1] * len(i) + [0] * (T - len(i)) for i in ids])
-    with torch.no_grad(): logits = model(input_ids=input_ids, attention_mask=mask).logits  # [N, P + T, V]: the prompt first
+    with torch.no_grad():  # logits [N, P + T, V]: the prompt first
+        logits = model(input_ids=input_ids, attention_mask=mask).logits
     last = torch.tensor([P + len(i) - 1 for i in ids])  # each text's last token
     return logits[torch.arange(len(ids)), last].float().log_softmax(-1)[:, LABEL_IDS]
 '''
@@ -110,11 +111,16 @@ def prompt_meta(config:dict, # a run's config.json (spbias.predict.load_run)
     "spbias.json of an exported prompt: its origin, how it was tuned, how well it did and the input it expects."
     import spbias
     run, emb, summ = config["run"], np.asarray(seed["embeddings"], np.float32), seed["summary"]
-    keep = ("status", "usable", "best_step", "validation_accuracy", "validation_loss", "test_accuracy", "stopped_early", "n_evaluations",
-            "validation_pred_counts", "validation_macro_f1", "validation_majority_f1")   # the last three: the prompt's quality (top-k skips degenerate ones)
-    return dict(format="spbias-prompt/1", spbias_version=spbias.__version__, run_id=config["run_id"], seed=int(seed["seed"]),
-                base_model=base_model_facts(run["model"], config.get("model_fingerprint"), config.get("model_config", {})),
-                prompt=dict(n_tokens=int(emb.shape[0]), token_dim=int(emb.shape[1]), init=run.get("init", "bos"), init_text=run.get("init_text"),
+    keep = ("status", "usable", "best_step", "validation_accuracy", "validation_loss", "test_accuracy",
+            "stopped_early", "n_evaluations",
+            # the last three: the prompt's quality (top-k skips degenerate ones)
+            "validation_pred_counts", "validation_macro_f1", "validation_majority_f1")
+    return dict(format="spbias-prompt/1", spbias_version=spbias.__version__, run_id=config["run_id"],
+                seed=int(seed["seed"]),
+                base_model=base_model_facts(run["model"], config.get("model_fingerprint"),
+                                            config.get("model_config", {})),
+                prompt=dict(n_tokens=int(emb.shape[0]), token_dim=int(emb.shape[1]), init=run.get("init", "bos"),
+                            init_text=run.get("init_text"),
                             embeddings_sha256=embeddings_sha256(emb)),
                 tuning=dict({k: v for k, v in run.items() if k != "seeds"}, table_sha256=config.get("table_sha256"),
                             data_source=config.get("data_source"), split_sizes=config.get("split_sizes")),
@@ -188,7 +194,7 @@ With spbias: `spbias predict --prompt THIS_FOLDER --testset BIAS_SET.tsv --out p
 
 # %% ../nbs/15_export.ipynb #8c87ae80
 def _write_folder(out:Path, files:dict, force:bool)->Path:
-    "Write `files` (name → bytes) as the folder `out` at once (a temporary sibling, then a rename); `check_out`'s rule."
+    "Write `files` (name → bytes) as the folder `out` at once (a temporary sibling, then a rename)."
     out = check_out(out, force, kind="folder")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
@@ -227,8 +233,9 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
                seeds:list[int]|None=None, # export these seeds (one: into `out` itself)
                top_k:int|None=None, # else the k usable seeds with the best validation accuracy, into out/seed-<s>
                force:bool=False,
-               keep_current:bool=False, # leave a folder that already holds the very same prompt (run_id, seed, embeddings) as it is
-               keep_degenerate:bool=False, log=None # with top_k: keep degenerate seeds; where the top-k lines go (`predict.top_seeds`)
+               keep_current:bool=False, # leave a folder holding this very prompt (run_id, seed, embeddings) as it is
+               keep_degenerate:bool=False,
+               log=None # with top_k: keep degenerate seeds; where the top-k lines go (`predict.top_seeds`)
               )->list[Path]:
     "Export a run's prompts as PEFT adapters: chosen seeds, or its top k by validation accuracy."
     from spbias.run import load_run
@@ -263,9 +270,12 @@ def main(argv:list[str]|None=None)->int:
                                 formatter_class=HelpFormatter)
     p.add_argument("run", help="run folder written by spbias tune")
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--seed", help="the seed(s) to export, e.g. 1005 (into --out itself) or 1001,1003 (into OUT/seed-<s>)")
-    g.add_argument("--top-k", type=positive_int, help="export the k usable seeds with the best validation accuracy, into OUT/seed-<s>")
-    p.add_argument("--keep-degenerate", action="store_true", help="with --top-k: keep degenerate seeds (one class for >= 90%% of validation texts, "
+    g.add_argument("--seed",
+                   help="the seed(s) to export, e.g. 1005 (into --out itself) or 1001,1003 (into OUT/seed-<s>)")
+    g.add_argument("--top-k", type=positive_int,
+                   help="export the k usable seeds with the best validation accuracy, into OUT/seed-<s>")
+    p.add_argument("--keep-degenerate", action="store_true",
+                   help="with --top-k: keep degenerate seeds (one class for >= 90%% of validation texts, "
                    "or macro-F1 no better than the majority class's), the papers' own selection")
     p.add_argument("--out", required=True, help="the adapter folder (one seed), or the folder of seed-<s> folders")
     p.add_argument("--force", action="store_true",
