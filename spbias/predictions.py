@@ -114,7 +114,7 @@ def load_predictions(paths:list|str|Path # predictions files, folders (every *.t
                     )->pd.DataFrame:
     "All predictions in one table, with a `run` column naming each tuned prompt; a prompt read twice is an error."
     files = expand_inputs(paths)
-    if not files: raise SpbiasError("no predictions files given.", "pass TSV files or folders holding them.")
+    if not files: raise SpbiasError("no predictions files given.", "pass predictions files (.tsv, .tsv.gz), folders holding them, or quoted glob patterns.")
     frames, seen = [], {}  # (model, dataset, run, category) -> the file that holds it
     for f in files:
         df = _read_one(f)
