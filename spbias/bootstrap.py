@@ -17,8 +17,10 @@ __all__ = ['template_counts', 'resampled_gaps', 'bootstrap_p', 'bootstrap_summar
 # %% ../nbs/22b_bootstrap.ipynb #8329ba08
 def _require_template_ids(df):
     if "template_id" not in df or (df.template_id.isna() | (df.template_id.astype(str).str.strip() == "")).any():
-        raise SpbiasError("the bootstrap over templates needs a template_id on every row, and these predictions lack it.",
-                          "score a bias set written by `spbias templates` (it has template_id) with `spbias predict`, or use --ci t.")
+        raise SpbiasError("the bootstrap over templates needs a template_id on every row, and these predictions lack "
+                          "it.",
+                          "score a bias set written by `spbias templates` (it has template_id) with `spbias predict`, "
+                          "or use --ci t.")
 
 def template_counts(df:pd.DataFrame # predictions with run and template_id
                    )->dict:
@@ -48,7 +50,8 @@ def resampled_gaps(N:np.ndarray, # counts [P prompts, T templates, G groups, 9 c
     for m in metrics:
         v = r[m].reshape(B, P, G)
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)   # a prompt with no defined group in a resample: NaN centroid
+            # a prompt with no defined group in a resample: NaN centroid
+            warnings.simplefilter("ignore", RuntimeWarning)
             gap = v - (np.nanmean if centroid == "mean" else np.nanmedian)(v, axis=2, keepdims=True)
         w = w_prompt[:, :, None] * np.isfinite(gap)            # [B, P, G]: a prompt counts where its gap is defined
         out[m] = np.divide((w * np.nan_to_num(gap)).sum(1), w.sum(1), out=np.full((B, G), np.nan), where=w.sum(1) > 0)
@@ -76,7 +79,8 @@ def bootstrap_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k
     out, rows = _across(gaps), []
     for (m, d, c), (runs, tpls, groups, N) in template_counts(preds).items():
         wp, wt = _draws(boot_seed, (m, d), len(runs), n_boot), _draws(boot_seed, (m, d, c), len(tpls), n_boot)
-        parts = [resampled_gaps(N, wp[s:s + chunk], wt[s:s + chunk], metrics, centroid) for s in range(0, n_boot, chunk)]
+        parts = [resampled_gaps(N, wp[s:s + chunk], wt[s:s + chunk], metrics, centroid)
+                 for s in range(0, n_boot, chunk)]
         for k in metrics:
             mb = np.concatenate([p[k] for p in parts])   # [B, G]
             for j, g in enumerate(groups):
@@ -93,10 +97,12 @@ def bootstrap_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k
 def reference_run_gaps(gm:pd.DataFrame, # per-group table (group_metrics) holding the reference group
                        reference:str, # the group the others are compared with, e.g. "unmarked"
                        metrics:list[str]=METRICS)->pd.DataFrame:
-    "Long table like run_gaps, but gap = value − the reference group's value in the same run and category (held in `centroid`)."
+    ("Long table like run_gaps, but gap = value − the reference group's value in the same run and category (held in "
+     "`centroid`).")
     long = gm.melt(id_vars=KEYS, value_vars=metrics, var_name="metric", value_name="value")
     ref = long[long.group == reference].drop(columns="group").rename(columns={"value": "centroid"})
-    out = long[long.group != reference].merge(ref, on=["model", "dataset", "run", "category", "metric"], how="left", validate="many_to_one")
+    out = long[long.group != reference].merge(ref, on=["model", "dataset", "run", "category", "metric"], how="left",
+                                              validate="many_to_one")
     out["gap"] = out.value - out.centroid
     return out
 
@@ -114,15 +120,18 @@ def resampled_reference_gaps(N:np.ndarray, # counts [P prompts, T templates, G g
         out[m] = np.divide((w * np.nan_to_num(gap)).sum(1), w.sum(1), out=np.full((B, G), np.nan), where=w.sum(1) > 0)
     return out
 
-def reference_bootstrap_summary(preds:pd.DataFrame, gaps:pd.DataFrame, # as bootstrap_summary, with the reference group in preds
-                                reference:str, n_boot:int=2000, boot_seed:int=0, metrics:list[str]=METRICS, chunk:int=250)->pd.DataFrame:
+def reference_bootstrap_summary(preds:pd.DataFrame,
+                                gaps:pd.DataFrame, # as bootstrap_summary, with the reference group in preds
+                                reference:str, n_boot:int=2000, boot_seed:int=0, metrics:list[str]=METRICS,
+                                chunk:int=250)->pd.DataFrame:
     "`bootstrap_summary` of the gaps to a reference group: the same draws, the difference resampled."
     if n_boot < 1: raise SpbiasError(f"n_boot {n_boot}: need at least one resample.", "pass --n-boot 2000.")
     out, rows = _across(gaps), []
     for (m, d, c), (runs, tpls, groups, N) in template_counts(preds).items():
         j0 = groups.index(reference)
         wp, wt = _draws(boot_seed, (m, d), len(runs), n_boot), _draws(boot_seed, (m, d, c), len(tpls), n_boot)
-        parts = [resampled_reference_gaps(N, wp[s:s + chunk], wt[s:s + chunk], j0, metrics) for s in range(0, n_boot, chunk)]
+        parts = [resampled_reference_gaps(N, wp[s:s + chunk], wt[s:s + chunk], j0, metrics)
+                 for s in range(0, n_boot, chunk)]
         for k in metrics:
             mb = np.concatenate([p[k] for p in parts])
             for j, g in enumerate(groups):

@@ -31,20 +31,25 @@ def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
               share:float=DEGENERATE_SHARE, # the one-class share that makes a prompt degenerate
               log=None)->pd.DataFrame: # where the top-k lines go (default: warnings.warn)
     "Predictions → gap table: top-k runs, per-run group metrics, gaps to the centroid, summary across runs."
-    return gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, family, keep_degenerate, share, log)[0]
+    return gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, family, keep_degenerate,
+                      share, log)[0]
 
-def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="none", metrics=METRICS, n_boot=2000, boot_seed=0,
+def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="none", metrics=METRICS, n_boot=2000,
+               boot_seed=0,
                family="attribute", keep_degenerate=False, share=DEGENERATE_SHARE, log=None):
     "`gap_table`, and the per-run gaps it summarises."
     ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
     if ci == "bootstrap": _require_template_ids(preds)   # fail before any work
     top = top_runs(preds, top_k, keep_degenerate=keep_degenerate, share=share, log=log)
-    if not len(top): raise SpbiasError("no prompt is left: every prompt of the predictions is degenerate (the line above says why).",
-                                       "pass --keep-degenerate (keep_degenerate=True) to measure them anyway, the papers' selection.")
+    if not len(top):
+        raise SpbiasError("no prompt is left: every prompt of the predictions is degenerate (the line above says why).",
+                                       "pass --keep-degenerate (keep_degenerate=True) to measure them anyway, the "
+                                       "papers' selection.")
     gm = select_groups(group_metrics(top), select)
     gaps = run_gaps(gm, centroid, metrics)
     if ci != "bootstrap": return summarise(gaps, ci, adjust, family), gaps
-    kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(pd.MultiIndex.from_frame(gm[["category", "group"]]))]
+    selected = pd.MultiIndex.from_frame(gm[["category", "group"]])
+    kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(selected)]
     return _finish(bootstrap_summary(kept, gaps, n_boot, boot_seed, centroid, metrics), ci, adjust, family), gaps
 
 # %% ../nbs/22c_metrics.ipynb #1a66b8ef
@@ -64,8 +69,10 @@ def method_note(gaps:pd.DataFrame # a gap table (gap_table or a gaps CSV)
     if len(methods) != 1: return f"95% CI: {'/'.join(methods) if methods else 'method not stated'}, {ns}"
     if methods[0] == "bootstrap":
         seed = f", seed {int(gaps.boot_seed.iloc[0])}" if "boot_seed" in gaps else ""
-        tpl = _span(gaps.groupby([c for c in ("set",) if c in gaps] + ["model", "dataset", "category"]).n_templates.max(), "template")   # per template set
-        text = f"95% CI: bootstrap over prompts and templates ({int(gaps.n_boot.iloc[0])} resamples{seed}), {ns}, {tpl} per attribute"
+        per_attribute = [c for c in ("set",) if c in gaps] + ["model", "dataset", "category"]   # per template set too
+        tpl = _span(gaps.groupby(per_attribute).n_templates.max(), "template")
+        resamples = f"{int(gaps.n_boot.iloc[0])} resamples{seed}"
+        text = f"95% CI: bootstrap over prompts and templates ({resamples}), {ns}, {tpl} per attribute"
     else: text = f"95% CI: {CI_METHODS.get(methods[0], methods[0])}, {ns}"
     adjust = gaps.adjust.dropna().unique().tolist() if "adjust" in gaps else []
     if len(adjust) != 1: return text
@@ -73,15 +80,19 @@ def method_note(gaps:pd.DataFrame # a gap table (gap_table or a gaps CSV)
 
 def family_note(gaps:pd.DataFrame, # a gap table (with family, family_size and mirror_of where `spbias gaps` wrote them)
                 adjust:str)->str:
-    "What counts as significant, in which test family and how many tests it holds, and the mirror-image rule where it applied."
+    ("What counts as significant, in which test family and how many tests it holds, and the mirror-image rule where it "
+     "applied.")
     fam = gaps.family.dropna().unique().tolist() if "family" in gaps else []
     if len(fam) == 1 and "family_size" in gaps and gaps.family_size.notna().any():
         tested = gaps[gaps.p_value.notna()] if "p_value" in gaps and gaps.p_value.notna().any() else gaps
         where = f"family {fam[0]}: {FAMILY_TEXTS.get(fam[0], fam[0])}, {_span(tested.family_size, 'test')}"
-    elif "p_value" in gaps and gaps.p_value.notna().any():   # a table from before families were recorded: the attribute family, sized here
-        where = f"family: {FAMILY_TEXT}, {_span(pd.Series(family_sizes(gaps, 'attribute'))[gaps.p_value.notna().to_numpy()], 'test')}"
+    # a table from before families were recorded: the attribute family, sized here
+    elif "p_value" in gaps and gaps.p_value.notna().any():
+        sizes = pd.Series(family_sizes(gaps, 'attribute'))[gaps.p_value.notna().to_numpy()]
+        where = f"family: {FAMILY_TEXT}, {_span(sizes, 'test')}"
     else: where = f"family: {FAMILY_TEXT}"
-    twins = (mirror_of(gaps) != "").any() if {"gap_mean", "p_value"} <= set(gaps.columns) or "mirror_of" in gaps else False
+    has_tests = {"gap_mean", "p_value"} <= set(gaps.columns) or "mirror_of" in gaps
+    twins = (mirror_of(gaps) != "").any() if has_tests else False
     twin = "; a two-group attribute's mirror-image gaps (g, −g) count as one test" if twins else ""
     if adjust in ADJUST_NAMES: return f"significant where the {ADJUST_NAMES[adjust]}-adjusted p < 0.05 ({where}){twin}"
     return f"significant where the CI excludes 0, unadjusted ({where}){twin}"
@@ -103,7 +114,8 @@ def _coverage(path):
     except (OSError, ValueError): return None
 
 def measured_coverage(ci:str, n:int, path:str|Path|None=None)->tuple[int, float]|None:
-    "The measured n (the largest at or below `n`, else the smallest) and the method's coverage there; None without the file."
+    ("The measured n (the largest at or below `n`, else the smallest) and the method's coverage there; None without "
+     "the file.")
     doc = _coverage(path)
     if not doc or doc.get("quick"): return None   # a --quick run's few replicates are no measurement
     res = doc["results"]; ns = sorted(int(k) for k in res)
@@ -113,7 +125,8 @@ def measured_coverage(ci:str, n:int, path:str|Path|None=None)->tuple[int, float]
 
 def coverage_warning(gt:pd.DataFrame, # a gap table (its ci_method and n_runs)
                      path:str|Path|None=None)->str|None:
-    "One line where the table's interval method held the true gap in fewer than 93% of simulations at its n; None otherwise."
+    ("One line where the table's interval method held the true gap in fewer than 93% of simulations at its n; None "
+     "otherwise.")
     methods = gt.ci_method.dropna().unique().tolist() if "ci_method" in gt else []
     if len(methods) != 1 or not gt.n_runs.notna().any(): return None
     n = int(gt.groupby(["model", "dataset"]).n_runs.max().min())
@@ -122,7 +135,8 @@ def coverage_warning(gt:pd.DataFrame, # a gap table (its ci_method and n_runs)
     m, cov = got
     best = max(METHOD_ORDER, key=lambda k: (measured_coverage(k, n, path) or (0, -1))[1])
     at = f"n = {n}" if m == n else f"n = {m} (the measured n nearest below {n})"
-    return (f"warning: the {methods[0]} 95% interval held the true gap in {cov:.1%} of simulated studies at {at} prompts, below 93% "
+    return (f"warning: the {methods[0]} 95% interval held the true gap in {cov:.1%} of simulated studies at {at} "
+            "prompts, below 93% "
             f"(benchmarks/coverage.py); {best} covered best there")
 
 METHOD_ORDER = ("t", "papers", "bootstrap")
@@ -130,11 +144,14 @@ METHOD_ORDER = ("t", "papers", "bootstrap")
 def coverage_advice(path:str|Path|None=None)->str:
     "Which interval to trust at which n, from the coverage benchmark (a pointer to it where it is absent)."
     doc = _coverage(path)
-    if not doc or doc.get("quick"): return "Which interval to trust at which n: run benchmarks/coverage.py (its results are not in this install)."
-    parts = [f"n = {k}: " + ", ".join(f"{m} {v['coverage']:.0%}" for m, v in r.items()) for k, r in sorted(doc["results"].items(), key=lambda kv: int(kv[0]))]
+    if not doc or doc.get("quick"):
+        return "Which interval to trust at which n: run benchmarks/coverage.py (its results are not in this install)."
+    parts = [f"n = {k}: " + ", ".join(f"{m} {v['coverage']:.0%}" for m, v in r.items())
+             for k, r in sorted(doc["results"].items(), key=lambda kv: int(kv[0]))]
     ok = {k: [m for m, v in r.items() if v["coverage"] >= COVERAGE_FLOOR] for k, r in doc["results"].items()}
     trust = "; ".join(f"n = {k}: {', '.join(v) or 'none'}" for k, v in sorted(ok.items(), key=lambda kv: int(kv[0])))
-    return (f"Measured coverage of the true gap (benchmarks/coverage.py, simulated at the published study's variation): {' | '.join(parts)}. "
+    return ("Measured coverage of the true gap (benchmarks/coverage.py, simulated at the published study's "
+            f"variation): {' | '.join(parts)}. "
             f"At least 93%: {trust}.")
 
 
@@ -148,30 +165,41 @@ def _one(gaps, c, default):
 
 def table2(gaps:pd.DataFrame, # gap table (gap_table or a gaps CSV)
            metrics:tuple=("positive_FPR", "negative_FPR"),
-           adjust:str|None=None, # None: count `significance` as the gap table was made; "holm"/"bh"/"none": recount from p_value
-           family:str|None=None # recount within this family ("attribute", "set", "all"); None: the table's own (else attribute)
+           adjust:str|None=None, # None: count `significance` as made; "holm"/"bh"/"none": recount from p_value
+           family:str|None=None # recount within this family ("attribute", "set", "all"); None: the table's own
           )->pd.DataFrame:
-    "Long Table 2: category, group, dataset, metric, net, n_above, n_below, n_models, ci_method, adjust, family, family_size, mirror."
+    ("Long Table 2: category, group, dataset, metric, net, n_above, n_below, n_models, ci_method, adjust, family, "
+     "family_size, mirror.")
     if family is not None and adjust is None: adjust = _one(gaps, "adjust", "none")
     if adjust is not None:
         _check_adjust(adjust); family = family or _one(gaps, "family", "attribute"); _check_family(family)
-        if "p_value" not in gaps: raise SpbiasError("this gap table has no p_value column, so its significance cannot be recounted with an adjustment.",
-                                                    "remake it with `spbias gaps` (it writes p-values), or leave out --adjust.")
+        if "p_value" not in gaps:
+            raise SpbiasError("this gap table has no p_value column, so its significance cannot be recounted with an "
+                              "adjustment.",
+                                                    "remake it with `spbias gaps` (it writes p-values), or leave out "
+                                                    "--adjust.")
         gaps = gaps.assign(mirror_of=mirror_of(gaps)).assign(family=family, adjust=adjust)
         gaps = gaps.assign(family_size=family_sizes(gaps, family), p_adjusted=adjust_pvalues(gaps, adjust, family))
         gaps = gaps.assign(significance=significance(gaps, adjust))
-    twin = mirror_of(gaps) if "mirror_of" in gaps or {"gap_mean", "p_value"} <= set(gaps.columns) else pd.Series("", index=gaps.index)
-    g = gaps[gaps.metric.isin(metrics)].assign(above=lambda d: d.significance == 1, below=lambda d: d.significance == -1, mirror_of=twin)
+    has_tests = "mirror_of" in gaps or {"gap_mean", "p_value"} <= set(gaps.columns)
+    twin = mirror_of(gaps) if has_tests else pd.Series("", index=gaps.index)
+    g = gaps[gaps.metric.isin(metrics)].assign(above=lambda d: d.significance == 1,
+                                               below=lambda d: d.significance == -1, mirror_of=twin)
     for c in ("ci_method", "adjust", "family"): g[c] = g[c].fillna("unstated") if c in g else "unstated"
     size = lambda s: "" if s.isna().all() else _span(s.dropna(), "test")
-    g["family_size"] = pd.to_numeric(g.family_size, errors="coerce").where(g.p_value.notna() if "p_value" in g else True) if "family_size" in g else np.nan
+    if "family_size" in g:
+        tested = g.p_value.notna() if "p_value" in g else True
+        g["family_size"] = pd.to_numeric(g.family_size, errors="coerce").where(tested)
+    else: g["family_size"] = np.nan
     front = [c for c in ("set", "gap_to") if c in g]   # per template set and comparison, when the table has them
     keys = front + ["category", "group", "dataset", "metric"]
     mirrored = g[g.mirror_of != ""].groupby(front + ["category", "mirror_of", "dataset", "metric"]).group.agg(_join)
     out = g[g.mirror_of == ""].groupby(keys, sort=False).agg(
         n_above=("above", "sum"), n_below=("below", "sum"), n_models=("model", "nunique"),
-        ci_method=("ci_method", _join), adjust=("adjust", _join), family=("family", _join), family_size=("family_size", size)).reset_index()
-    out["mirror"] = [mirrored.get(k, "") for k in out[keys].itertuples(index=False, name=None)]   # the group counted with it, reversed
+        ci_method=("ci_method", _join), adjust=("adjust", _join), family=("family", _join),
+        family_size=("family_size", size)).reset_index()
+    # the group counted with it, reversed
+    out["mirror"] = [mirrored.get(k, "") for k in out[keys].itertuples(index=False, name=None)]
     out.insert(len(keys), "net", out.n_above - out.n_below)
     return out
 
@@ -179,21 +207,26 @@ def table2_wide(t2:pd.DataFrame)->pd.DataFrame:
     "Table 2 as printed: rows category/group, columns dataset × metric, cells the net count; then ci_method, adjust."
     index = [c for c in ("set", "gap_to") if c in t2] + ["category", "group"]
     w = t2.pivot_table(index=index, columns=["dataset", "metric"], values="net", aggfunc="first")
-    for c in ("ci_method", "adjust", "family"): w[(c, "")] = _join(t2[c]) if c in t2 else "unstated"   # how the counted significance was made
+    for c in ("ci_method", "adjust", "family"):
+        w[(c, "")] = _join(t2[c]) if c in t2 else "unstated"   # how the counted significance was made
     return w
 
 # %% ../nbs/22c_metrics.ipynb #e9c855e5
 def check_gap_table(gaps, # the table `metrics.read_gaps` read
                     path:str|Path, flag:str="GAPS",
                     metrics:tuple=()): # metrics the command counts: each must be in the table
-    "Refuse a table that is no gap table (a predictions file, say), one without rows, or one without the metrics asked for."
+    ("Refuse a table that is no gap table (a predictions file, say), one without rows, or one without the metrics "
+     "asked for.")
     make = f"make one with `spbias gaps PREDICTIONS.tsv --out gaps.csv`, then pass gaps.csv."
-    if {"y_true", "y_pred"} <= set(gaps.columns): raise SpbiasError(f"{flag} {path} is a predictions file, not a gap table.", make)
+    if {"y_true", "y_pred"} <= set(gaps.columns):
+        raise SpbiasError(f"{flag} {path} is a predictions file, not a gap table.", make)
     missing = [c for c in GAP_COLUMNS if c not in gaps.columns]
     if missing: raise SpbiasError(f"{flag} {path} is not a gap table: it lacks the column(s) {missing}.", make)
     if len(gaps) == 0: raise SpbiasError(f"{flag} {path} holds a header and no rows.", make)
     bad = sorted(set(metrics) - set(gaps.metric))
-    if bad: raise SpbiasError(f"{flag} {path} holds no rows of metric(s) {bad} (it has {', '.join(sorted(map(str, gaps.metric.unique())))}).",
+    if bad:
+        raise SpbiasError(f"{flag} {path} holds no rows of metric(s) {bad} (it has "
+                          f"{', '.join(sorted(map(str, gaps.metric.unique())))}).",
                               "pass --metrics with metrics the table holds.")
     return gaps
 
@@ -209,34 +242,46 @@ def _reference_tables(preds, reference, top_k, select, ci, adjust, metrics, n_bo
     gm = pd.concat([select_groups(gm[gm.group != reference], select), gm[gm.group == reference]], ignore_index=True)
     gaps = reference_run_gaps(gm, reference, metrics)
     if ci != "bootstrap": return summarise(gaps, ci, adjust, family), gaps
-    kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(pd.MultiIndex.from_frame(gm[["category", "group"]]))]
+    selected = pd.MultiIndex.from_frame(gm[["category", "group"]])
+    kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(selected)]
     return _finish(reference_bootstrap_summary(kept, gaps, reference, n_boot, boot_seed, metrics), ci, adjust,
                    family), gaps
 
-def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", select:dict|str|None=None, ci:str="t", adjust:str="none",
+def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", select:dict|str|None=None, ci:str="t",
+                  adjust:str="none",
                   metrics:list[str]=METRICS, n_boot:int=2000, boot_seed:int=0,
-                  reference:str|None=None, # a group (e.g. "unmarked"): also each other group's gap to it, and the centroid without it
-                  family:str="attribute", keep_degenerate:bool=False, share:float=DEGENERATE_SHARE, log=None # as in gap_tables
+                  reference:str|None=None, # a group (e.g. "unmarked"): also each other group's gap to it
+                  family:str="attribute", keep_degenerate:bool=False, share:float=DEGENERATE_SHARE,
+                  log=None # as in gap_tables
                  )->tuple[pd.DataFrame, pd.DataFrame]:
-    "`gap_tables` per template set (where preds have `set`) and, with a reference group, beside the gaps to it: columns set, gap_to first."
+    ("`gap_tables` per template set (where preds have `set`) and, with a reference group, beside the gaps to it: "
+     "columns set, gap_to first.")
     ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
     if ci == "bootstrap": _require_template_ids(preds)
     tabs, runs = [], []
     opts = dict(family=family, keep_degenerate=keep_degenerate, share=share)
     for s, p in (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)]):
-        if reference is None: parts = [(None, *gap_tables(p, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, log=log, **opts))]
+        if reference is None:
+            parts = [(None,
+                      *gap_tables(p, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, log=log, **opts))]
         else:
             for c, d in p.groupby("category", sort=False):
                 if reference not in set(d.group):
-                    raise SpbiasError(f"--reference {reference}: category {c}{f' of set {s}' if s is not None else ''} has no group {reference!r} "
+                    raise SpbiasError(f"--reference {reference}: category "
+                                      f"{c}{f' of set {s}' if s is not None else ''} has no group {reference!r} "
                                       f"(it has {', '.join(sorted(d.group.unique()))}).",
-                                      "score a bias set made with `spbias templates ... --unmarked`, or name a group the predictions have.")
-            parts = [("centroid", *gap_tables(p[p.group != reference], top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed,
+                                      "score a bias set made with `spbias templates ... --unmarked`, or name a group "
+                                      "the predictions have.")
+            parts = [("centroid",
+                      *gap_tables(p[p.group != reference], top_k, centroid, select, ci, adjust, metrics, n_boot,
+                                  boot_seed,
                                               log=log, **opts)),   # the prompts' selection is said once
-                     (reference, *_reference_tables(p, reference, top_k, select, ci, adjust, metrics, n_boot, boot_seed, **opts))]
+                     (reference,
+                      *_reference_tables(p, reference, top_k, select, ci, adjust, metrics, n_boot, boot_seed, **opts))]
         for to, t, r in parts:
             front = ({"set": s} if s is not None else {}) | ({"gap_to": to} if to is not None else {})
-            tabs.append(t.assign(**front)[list(front) + list(t.columns)]); runs.append(r.assign(**front)[list(front) + list(r.columns)])
+            tabs.append(t.assign(**front)[list(front) + list(t.columns)])
+            runs.append(r.assign(**front)[list(front) + list(r.columns)])
     return pd.concat(tabs, ignore_index=True), pd.concat(runs, ignore_index=True)
 
 # %% ../nbs/22c_metrics.ipynb #a91409e3
@@ -258,35 +303,48 @@ def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
     from spbias.cli import HelpFormatter
     from spbias.checks import count, positive_int
-    ap = argparse.ArgumentParser(prog="spbias gaps", description="Group-fairness gaps with 95% CIs across tuned prompts.",
+    ap = argparse.ArgumentParser(prog="spbias gaps",
+                                 description="Group-fairness gaps with 95% CIs across tuned prompts.",
                                  formatter_class=HelpFormatter, epilog=coverage_advice())
     ap.add_argument("predictions", nargs="+", type=Path, help="predictions TSVs (or folders of them)")
     ap.add_argument("--out", type=Path, required=True, help="gap table CSV")
-    ap.add_argument("--top-k", type=count, default=5, help="best prompts per model/dataset by validation accuracy (0: all); degenerate prompts skipped, ties by lower validation loss, then lower seed")
-    ap.add_argument("--keep-degenerate", action="store_true", help="keep degenerate prompts in the top k (the papers' own selection)")
+    ap.add_argument("--top-k", type=count, default=5,
+                    help="best prompts per model/dataset by validation accuracy (0: all); degenerate prompts skipped, "
+                    "ties by lower validation loss, then lower seed")
+    ap.add_argument("--keep-degenerate", action="store_true",
+                    help="keep degenerate prompts in the top k (the papers' own selection)")
     ap.add_argument("--degenerate-share", type=_share, default=DEGENERATE_SHARE,
-                    help="a prompt answering one class for at least this share of its validation (else bias-set) texts is degenerate")
+                    help="a prompt answering one class for at least this share of its validation (else bias-set) "
+                    "texts is degenerate")
     ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
     ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
     ap.add_argument("--ci", choices=["t", "papers", "normal", "bootstrap"], default="t",
-                    help="95%% CI: Student t; papers (mean ± 1.96 s/√n, old name normal); bootstrap over prompts and templates (needs template_id)")
+                    help="95%% CI: Student t; papers (mean ± 1.96 s/√n, old name normal); bootstrap over prompts and "
+                    "templates (needs template_id)")
     ap.add_argument("--adjust", choices=list(ADJUST), default="none",
-                    help="adjust p-values within each --family (Holm or Benjamini-Hochberg); significance is then adjusted p < 0.05")
+                    help="adjust p-values within each --family (Holm or Benjamini-Hochberg); significance is then "
+                    "adjusted p < 0.05")
     ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
-                    help="test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items()) + " (a two-group attribute's mirror-image gaps count once)")
+                    help="test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items())
+                    + " (a two-group attribute's "
+                                                     "mirror-image gaps count once)")
     ap.add_argument("--n-boot", type=positive_int, default=2000, help="bootstrap resamples (--ci bootstrap)")
     ap.add_argument("--boot-seed", type=int, default=0, help="bootstrap seed (--ci bootstrap)")
     ap.add_argument("--per-run", type=Path, help="also write the per-run gaps to this CSV")
-    ap.add_argument("--reference", help="a group, e.g. unmarked (spbias templates --unmarked): also each group's gap to it, per prompt and with the same "
+    ap.add_argument("--reference",
+                    help="a group, e.g. unmarked (spbias templates --unmarked): also each group's gap to it, per "
+                    "prompt and with the same "
                     "interval, beside the centroid gaps (which then leave it out); rows say which in a gap_to column")
-    ap.add_argument("--force", action="store_true", help="move an existing --out (and --per-run) aside (OUT.replaced-<time>) instead of refusing")
+    ap.add_argument("--force", action="store_true",
+                    help="move an existing --out (and --per-run) aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     _refuse_overwrite([a.out, a.per_run], a.force)
     preds = load_predictions(a.predictions)
     say = lambda line: print(f"spbias gaps: {line}", file=sys.stderr)
     kw = dict(n_boot=a.n_boot, boot_seed=a.boot_seed, family=a.family, keep_degenerate=a.keep_degenerate,
               share=a.degenerate_share, log=say)
-    if a.reference is not None or "set" in preds:   # a set column or a reference group: per set, gap_to beside (gap_tables_by)
+    # a set column or a reference group: per set, gap_to beside (gap_tables_by)
+    if a.reference is not None or "set" in preds:
         gt, per_run = gap_tables_by(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, reference=a.reference, **kw)
     else: gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, **kw)
     if (warn := coverage_warning(gt)): say(warn)
@@ -315,11 +373,14 @@ def main_table2(argv:list[str]|None=None)->int:
     ap.add_argument("--out", type=Path, required=True, help="output CSV")
     ap.add_argument("--metrics", default="positive_FPR,negative_FPR", help="comma-separated metrics")
     ap.add_argument("--adjust", choices=list(ADJUST), default=None,
-                    help="recount significance from p_value adjusted within each --family (not given: count the gap table's significance as it was made)")
+                    help="recount significance from p_value adjusted within each --family (not given: count the gap "
+                    "table's significance as it was made)")
     ap.add_argument("--family", choices=list(FAMILIES), default=None,
-                    help="recount within this test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items()) + " (not given: the table's own)")
+                    help="recount within this test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items())
+                    + " (not given: the table's own)")
     ap.add_argument("--wide", action="store_true", help="write the pivoted table (groups × dataset/metric)")
-    ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
+    ap.add_argument("--force", action="store_true",
+                    help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     _refuse_overwrite([a.out], a.force)
     from spbias.checks import check_input_file, make_room
@@ -330,7 +391,9 @@ def main_table2(argv:list[str]|None=None)->int:
     sizes = t2.family_size[t2.family_size != ""].str.split(" ").str[0].str.split("–").explode().astype(int)
     fam = f", family: {_join(t2.family)} ({_span(sizes, 'test') if len(sizes) else 'no test'})"
     if a.wide:  # one header row: "<dataset> <metric>" columns, so every format holds it
-        w = table2_wide(t2); w.columns = [" ".join(str(x) for x in c if str(x)) for c in w.columns]; t2 = w.reset_index()
+        w = table2_wide(t2)
+        w.columns = [" ".join(str(x) for x in c if str(x)) for c in w.columns]; t2 = w.reset_index()
     make_room([a.out]); save_table(t2, a.out)
-    print(f"wrote Table 2 ({t2.group.nunique()} groups) to {a.out}; intervals: {_join(t2.ci_method)}, adjustment: {_join(t2.adjust)}{fam}")
+    print(f"wrote Table 2 ({t2.group.nunique()} groups) to {a.out}; intervals: {_join(t2.ci_method)}, adjustment: "
+          f"{_join(t2.adjust)}{fam}")
     return 0
