@@ -149,12 +149,13 @@ def load_predictions(paths:list|str|Path # predictions files, folders (every *.t
         key = ["model", "dataset", "run", "category"] + (["set"] if "set" in df else [])
         for k in df[key].drop_duplicates().itertuples(index=False, name=None):
             if k in seen:
-                twice = Path(seen[k]).resolve() == Path(f).resolve()
-                raise SpbiasError((f"{f} is given twice; it holds" if twice else f"{seen[k]} and {f} both hold") +
-                                  f" the predictions of prompt {k[2]} (model {k[0]}, tuned on {k[1]}) for {k[3]}; "
-                                  "they would be counted as more runs than there are.",
-                                  "pass each run's predictions once; if these are different runs, give them distinct "
-                                  "run_ids (spbias predict writes the run's config hash).")
+                if Path(seen[k]).resolve() == Path(f).resolve(): who = f"{f} is given twice; it holds"
+                else: who = f"{seen[k]} and {f} both hold"
+                what = f"the predictions of prompt {k[2]} (model {k[0]}, tuned on {k[1]}) for {k[3]}"
+                problem = f"{who} {what}; they would be counted as more runs than there are."
+                fix = ("pass each run's predictions once; if these are different runs, give them distinct run_ids "
+                       "(spbias predict writes the run's config hash).")
+                raise SpbiasError(problem, fix)
             seen[k] = f
         frames.append(df)
     out = pd.concat(frames, ignore_index=True)
