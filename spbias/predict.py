@@ -13,8 +13,10 @@ from .prompt import score_texts
 from .models import parse_mesh, shard_seeds, mesh_note
 from .distributed import is_primary
 from .run import load_run, weights_fingerprint  # reading a run folder is the run module's (11b_run); load_run stays importable from here
-from .metrics import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS  # the predictions TSV contract, defined where it is read
-from .metrics import DEGENERATE_SHARE, choose_prompts, summary_quality, quality_columns  # the one top-k rule, and the quality it reads
+# the predictions TSV contract, defined where it is read
+from .predictions import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS
+# the one top-k rule, and the quality it reads
+from .predictions import DEGENERATE_SHARE, choose_prompts, summary_quality, quality_columns
 
 # %% auto #0
 __all__ = ['PEFT_CONFIG', 'PEFT_WEIGHTS', 'PEFT_KEY', 'SPBIAS_META', 'usable', 'top_seeds', 'check_model', 'predictions_frame',
