@@ -306,7 +306,8 @@ def main_gaps(argv:list[str]|None=None)->int:
     ap = argparse.ArgumentParser(prog="spbias gaps",
                                  description="Group-fairness gaps with 95% CIs across tuned prompts.",
                                  formatter_class=HelpFormatter, epilog=coverage_advice())
-    ap.add_argument("predictions", nargs="+", type=Path, help="predictions TSVs (or folders of them)")
+    ap.add_argument("predictions", nargs="+",
+                    help="predictions files (.tsv, .tsv.gz, .csv, .parquet), folders or quoted glob patterns")
     ap.add_argument("--out", type=Path, required=True, help="gap table CSV")
     ap.add_argument("--top-k", type=count, default=5,
                     help="best prompts per model/dataset by validation accuracy (0: all); degenerate prompts skipped, "
