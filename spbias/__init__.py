@@ -32,7 +32,10 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `templates` (20): generate bias set — Czarnowska et al.'s and our templates and lexicons to a bias set; reading and checking bias sets, the unmarked control, bias sets by name.
 - `template_files` (20a): any template file filled from any lexicon, the follow-up's NS-Prompts and Regard sets, and `spbias templates`.
 - `apes` (21): Yes/No stereotype statements from APES templates.
-- `metrics` (22): gaps — predictions TSVs to the gap table CSV with 95% CIs; the papers' Table 2.
+- `predictions` (22): predictions tables read and checked (files, `.tsv.gz`, folders, patterns), rates per run and group, the per-run gaps, the top-k prompts.
+- `intervals` (22a): intervals and p-values across prompts, families of tests and their adjustment, mirror-image pairs.
+- `bootstrap` (22b): the two-level bootstrap over prompts and templates, for centroid gaps and for gaps to a reference group.
+- `metrics` (22c): gaps — the gap table CSV with 95% CIs, its method note and coverage warning; the papers' Table 2; `spbias gaps` and `spbias table2`.
 - `compare` (23): compare — two sets of prompts on the same bias set: the difference of their gaps (Welch's t, paired bootstrap over templates), McNemar per prompt pair.
 - `robustness` (24): robustness — does each gap survive: sign across prompts, spread across prompts and templates, each interval method, other probes; group rank stability.
 - `probe` (30): APES Yes/No probing of a local or hosted model.

@@ -4,7 +4,7 @@
 
 # %% ../nbs/23_compare.ipynb #6bac2b99
 from __future__ import annotations
-import argparse, glob
+import argparse
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
@@ -13,29 +13,11 @@ from .metrics import (METRICS, FAMILIES, ALPHA, SD_TINY, load_predictions, top_r
                             significance, _draws)
 
 # %% auto #0
-__all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKERS', 'METHOD_TEXT', 'expand_inputs',
-           'keep_selected', 'load_side', 'row_keys', 'check_same_rows', 'side_gaps', 'welch_diff', 'bootstrap_diff',
-           'family_columns', 'adjust_table', 'compare_gaps', 'ranked_prompts', 'prompt_pairs', 'mcnemar_pairs',
-           'compare_note', 'diff_figure', 'main']
+__all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKERS', 'METHOD_TEXT', 'keep_selected', 'load_side',
+           'row_keys', 'check_same_rows', 'side_gaps', 'welch_diff', 'bootstrap_diff', 'family_columns', 'adjust_table',
+           'compare_gaps', 'ranked_prompts', 'prompt_pairs', 'mcnemar_pairs', 'compare_note', 'diff_figure', 'main']
 
 # %% ../nbs/23_compare.ipynb #7d6ba1d0
-def expand_inputs(paths:list|str|Path # files, folders (every *.tsv / *.tsv.gz below) or glob patterns
-                 )->list[Path]:
-    "The predictions files that paths name (a text may join several with commas); a pattern matching nothing: an error."
-    files, items = [], []
-    for p in ([paths] if isinstance(paths, (str, Path)) else paths):
-        items += [p] if isinstance(p, Path) or Path(p).exists() else [q for q in str(p).split(",") if q]
-    for p in items:
-        p = Path(p)
-        if p.is_dir(): files += sorted(f for f in p.rglob("*") if f.name.endswith((".tsv", ".tsv.gz")))
-        elif not p.exists() and glob.has_magic(str(p)):
-            hits = sorted(Path(f) for f in glob.glob(str(p), recursive=True))
-            if not hits: raise SpbiasError(f"the pattern {p} matches no file.",
-                                           "check the path (quote the pattern so the shell passes it as it is).")
-            files += hits
-        else: files.append(p)   # load_predictions names a missing file
-    return files
-
 def keep_selected(preds:pd.DataFrame, select:dict|str|None)->pd.DataFrame:
     "The rows of the groups a selection keeps (`metrics.select_groups`)."
     if select is None: return preds
@@ -43,11 +25,11 @@ def keep_selected(preds:pd.DataFrame, select:dict|str|None)->pd.DataFrame:
     keys = pd.MultiIndex.from_frame(gm[["category", "group"]].drop_duplicates())
     return preds[pd.MultiIndex.from_frame(preds[["category", "group"]]).isin(keys)]
 
-def load_side(paths, # files, folders or patterns (expand_inputs)
+def load_side(paths, # files, folders or patterns (load_predictions)
               side:str="A", # the side's name in messages
               top_k:int|None=5, select:dict|str|None=None)->pd.DataFrame:
     "One side of a comparison: its top-k prompts' predictions of the selected groups, one model and tuning set."
-    preds = keep_selected(top_runs(load_predictions(expand_inputs(paths)), top_k), select)
+    preds = keep_selected(top_runs(load_predictions(paths), top_k), select)
     combos = preds[["model", "dataset"]].drop_duplicates()
     if len(combos) > 1:
         names = ", ".join(f"{m}/{d}" for m, d in combos.itertuples(index=False))

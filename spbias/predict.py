@@ -15,9 +15,9 @@ from .distributed import is_primary
 # reading a run folder is the run module's (11b_run); load_run stays importable from here
 from .run import load_run, weights_fingerprint
 # the predictions TSV contract, defined where it is read
-from .metrics import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS
+from .predictions import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS
 # the one top-k rule, and the quality it reads
-from .metrics import DEGENERATE_SHARE, choose_prompts, summary_quality, quality_columns
+from .predictions import DEGENERATE_SHARE, choose_prompts, summary_quality, quality_columns
 
 # %% auto #0
 __all__ = ['PEFT_CONFIG', 'PEFT_WEIGHTS', 'PEFT_KEY', 'SPBIAS_META', 'usable', 'top_seeds', 'check_model', 'predictions_frame',

@@ -11,7 +11,7 @@ import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
 from .metrics import (METRICS, FAMILIES, SUMMARY_KEYS, load_predictions, top_runs, run_gaps, group_metrics,
                             gap_table, template_counts, resampled_gaps, adjust_pvalues, significance, _draws)
-from .compare import expand_inputs, keep_selected
+from .compare import keep_selected
 
 # %% auto #0
 __all__ = ['RANK_KEYS', 'CI_ORDER', 'SURVIVAL_CLASSES', 'sign_agreement', 'rank_stability', 'template_sd', 'method_significance',
@@ -226,8 +226,8 @@ def main(argv:list[str]|None=None)->int:
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     figs = [a.figure.with_suffix(s) for s in (".png", ".pdf")] if a.figure else []
     for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure")
-    preds = load_predictions(expand_inputs(a.predictions))
-    labelled = {k: load_predictions(expand_inputs(v)) for k, v in labels.items()}
+    preds = load_predictions(a.predictions)
+    labelled = {k: load_predictions(v) for k, v in labels.items()}
     t = robustness_table(preds, labelled, a.top_k, a.centroid, a.select, a.ci, a.adjust, a.family, a.min_agreement,
                          a.n_boot, a.boot_seed)
     make_room([a.out] + figs)

@@ -105,8 +105,8 @@ def evaluate(model, prompts_spe, token_ids, labels, label_ids, loss:str="full_vo
 # %% ../nbs/12_tune.ipynb #87f94881
 def answer_quality(model, prompts_spe, token_ids, labels, label_ids, batch_size:int=64, buckets=DEFAULT_BUCKETS, pack:str="tree",
                    progress:bool=False)->list[dict]:
-    "Per prompt on a labelled split: its answers per class, macro-F1 and the majority class's macro-F1 (`metrics.class_quality`)."
-    from spbias.metrics import class_quality
+    "Per prompt on a labelled split: its answers per class, macro-F1 and the majority class's macro-F1 (`predictions.class_quality`)."
+    from spbias.predictions import class_quality
     scores, _ = score_texts(model, prompts_spe, token_ids, label_ids, batch_size, buckets, pack=pack, progress=progress)
     return [class_quality(labels, s.argmax(-1)) for s in np.asarray(scores)]
 
