@@ -70,20 +70,19 @@ def _draws(seed, key, n, n_boot):
     rng = np.random.default_rng([int(seed), zlib.crc32("\x00".join(map(str, key)).encode())])
     return rng.multinomial(n, np.full(n, 1 / n), size=n_boot)
 
-def bootstrap_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k prompts, selected groups)
-                      gaps:pd.DataFrame, # their per-run gaps (run_gaps)
-                      n_boot:int=2000, boot_seed:int=0, centroid:str="mean", metrics:list[str]=METRICS,
-                      chunk:int=250)->pd.DataFrame: # resamples computed at once
-    "Mean gap per row with a percentile 95% CI and p-value from the two-level bootstrap over prompts and templates."
+def _boot_table(preds, gaps, n_boot, boot_seed, metrics, chunk,
+                resample, # (N, prompt draws, template draws, groups) -> {metric: [B, G] mean gaps}
+                skip:str|None=None): # a group that gets no row (the reference)
+    "The gap table with each row's percentile 95% CI and p-value from the two-level bootstrap, `resample` giving the gaps."
     if n_boot < 1: raise SpbiasError(f"n_boot {n_boot}: need at least one resample.", "pass --n-boot 2000.")
     out, rows = _across(gaps), []
     for (m, d, c), (runs, tpls, groups, N) in template_counts(preds).items():
         wp, wt = _draws(boot_seed, (m, d), len(runs), n_boot), _draws(boot_seed, (m, d, c), len(tpls), n_boot)
-        parts = [resampled_gaps(N, wp[s:s + chunk], wt[s:s + chunk], metrics, centroid)
-                 for s in range(0, n_boot, chunk)]
+        parts = [resample(N, wp[s:s + chunk], wt[s:s + chunk], groups) for s in range(0, n_boot, chunk)]
         for k in metrics:
             mb = np.concatenate([p[k] for p in parts])   # [B, G]
             for j, g in enumerate(groups):
+                if g == skip: continue
                 x = mb[:, j][np.isfinite(mb[:, j])]
                 lo, hi = np.percentile(x, [2.5, 97.5]) if len(x) else (np.nan, np.nan)
                 rows.append(dict(model=m, dataset=d, category=c, group=g, metric=k, ci_low=lo, ci_high=hi,
@@ -92,6 +91,15 @@ def bootstrap_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k
     out["n_boot"], out["boot_seed"] = n_boot, boot_seed
     out["p_value"] = np.where(testable(out.s, out.n_runs), out.p_value, np.nan)
     return out
+
+def bootstrap_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k prompts, selected groups)
+                      gaps:pd.DataFrame, # their per-run gaps (run_gaps)
+                      n_boot:int=2000, boot_seed:int=0, centroid:str="mean", metrics:list[str]=METRICS,
+                      chunk:int=250)->pd.DataFrame: # resamples computed at once
+    "Mean gap per row with a percentile 95% CI and p-value from the two-level bootstrap over prompts and templates."
+    resample = lambda N, wp, wt, groups: resampled_gaps(N, wp, wt, metrics, centroid)
+    return _boot_table(preds, gaps, n_boot, boot_seed, metrics, chunk, resample)
+
 
 # %% ../nbs/22b_bootstrap.ipynb #6a46a18a
 def reference_run_gaps(gm:pd.DataFrame, # per-group table (group_metrics) holding the reference group
@@ -125,23 +133,6 @@ def reference_bootstrap_summary(preds:pd.DataFrame,
                                 reference:str, n_boot:int=2000, boot_seed:int=0, metrics:list[str]=METRICS,
                                 chunk:int=250)->pd.DataFrame:
     "`bootstrap_summary` of the gaps to a reference group: the same draws, the difference resampled."
-    if n_boot < 1: raise SpbiasError(f"n_boot {n_boot}: need at least one resample.", "pass --n-boot 2000.")
-    out, rows = _across(gaps), []
-    for (m, d, c), (runs, tpls, groups, N) in template_counts(preds).items():
-        j0 = groups.index(reference)
-        wp, wt = _draws(boot_seed, (m, d), len(runs), n_boot), _draws(boot_seed, (m, d, c), len(tpls), n_boot)
-        parts = [resampled_reference_gaps(N, wp[s:s + chunk], wt[s:s + chunk], j0, metrics)
-                 for s in range(0, n_boot, chunk)]
-        for k in metrics:
-            mb = np.concatenate([p[k] for p in parts])
-            for j, g in enumerate(groups):
-                if j == j0: continue
-                x = mb[:, j][np.isfinite(mb[:, j])]
-                lo, hi = np.percentile(x, [2.5, 97.5]) if len(x) else (np.nan, np.nan)
-                rows.append(dict(model=m, dataset=d, category=c, group=g, metric=k, ci_low=lo, ci_high=hi,
-                                 p_value=bootstrap_p(mb[:, j], n_boot), n_templates=len(tpls)))
-    out = out.merge(pd.DataFrame(rows), on=SUMMARY_KEYS, how="left")
-    out["n_boot"], out["boot_seed"] = n_boot, boot_seed
-    out["p_value"] = np.where(testable(out.s, out.n_runs), out.p_value, np.nan)
-    return out
+    resample = lambda N, wp, wt, groups: resampled_reference_gaps(N, wp, wt, groups.index(reference), metrics)
+    return _boot_table(preds, gaps, n_boot, boot_seed, metrics, chunk, resample, skip=reference)
 
