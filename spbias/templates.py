@@ -130,8 +130,8 @@ def load_layout(folder:Path, default:dict|None=None)->dict:
 
 # %% ../nbs/20_templates.ipynb #1b8ceb45
 def _read_csv(path:Path)->pd.DataFrame:
-    ("A CSV file of text cells, read as UTF-8 (a byte-order mark is dropped); other encodings and a row with fewer fields "
-     "than the header are refused by name.")
+    ("A CSV file of text cells, read as UTF-8 (a byte-order mark is dropped); other encodings and a row with fewer "
+     "fields than the header are refused by name.")
     if not Path(path).exists(): raise SpbiasError(f"file {path} not found.", "check the folder and the layout's paths.")
     try: Path(path).read_bytes().decode("utf-8")
     except UnicodeDecodeError as e:
@@ -238,7 +238,8 @@ def generate_attribute(folder:Path, # the templates/lexicons folder
     if len(by_group) < 2:   # a gap compares groups: one group alone gives none (a lexicon cut short?)
         raise SpbiasError(f"attribute {attribute}: its lexicon {folder/spec.get('lexicon', 'names')} gives "
                           f"{len(by_group)} group ({', '.join(by_group)}), and a gap needs at least 2.",
-                          "restore the whole lexicon (a file cut short?), or leave the attribute out with --attributes.")
+                          "restore the whole lexicon (a file cut short?), or leave the attribute out with "
+                          "--attributes.")
     slots, cat, rows = {**layout.get("slots", {}), **spec["slots"]}, spec["category"], []
     for tf in spec["templates"]:
         for tpl, label, tid in load_templates(folder/tf).itertuples(index=False):
