@@ -389,8 +389,8 @@ def main_gaps(argv:list[str]|None=None)->int:
 
 # %% ../nbs/22c_metrics.ipynb #0cfd7f5f
 def read_gaps(path:str|Path, flag:str="gap table")->pd.DataFrame:
-    ("A gap table CSV (group names such as 'NA' stay text); a file that cannot be parsed, or a row with more or fewer "
-     "fields than the header, is an error naming it.")
+    ("A gap table CSV (group names such as 'NA' stay text); a file that cannot be parsed, or a row with fewer fields "
+     "than the header (cut short), is an error naming it.")
     from spbias.checks import load_table_or_fail
     if not Path(path).is_file(): raise SpbiasError(f"{flag} {path} not found.", "run `spbias gaps` first.")
     num = ["gap_mean", "ci_low", "ci_high", "p_value", "p_adjusted", "value_mean"]
@@ -401,7 +401,7 @@ def read_gaps(path:str|Path, flag:str="gap table")->pd.DataFrame:
         delim, quoting = ("\t", csv.QUOTE_NONE) if Path(path).suffix.lower() == ".tsv" else (",", csv.QUOTE_MINIMAL)
         rows = list(csv.reader(data.decode("utf-8").splitlines(), delimiter=delim, quoting=quoting))
         for i, r in enumerate(rows[1:], 1):
-            if r and len(r) != len(rows[0]):
+            if r and len(r) < len(rows[0]):
                 raise SpbiasError(f"{flag} {path}, data row {i}: {len(r)} fields, and the header has {len(rows[0])} "
                                   f"(the file was cut mid-row?).",
                                   "remake it with `spbias gaps` (or restore the whole file).")
