@@ -10,7 +10,7 @@ from .core import SpbiasError, move_aside, table_format, TABLE_FORMATS, load_tab
 
 
 # %% auto #0
-__all__ = ['positive_int', 'count', 'warn', 'check_out', 'make_room', 'check_input_file', 'load_table_or_fail']
+__all__ = ['positive_int', 'count', 'warn', 'check_out', 'make_room', 'check_utf8', 'check_input_file', 'load_table_or_fail']
 
 # %% ../nbs/16_checks.ipynb #4de1edea
 _WARNED:set = set()
@@ -87,6 +87,15 @@ def make_room(paths:list, # outputs already passed by `check_out`
     return moved
 
 # %% ../nbs/16_checks.ipynb #af04e047
+def check_utf8(data:bytes, # the file's bytes (decompressed where it is a .gz)
+               path:str|Path, flag:str)->None:
+    "Refuse bytes that are not UTF-8: the error names the file, the line and the byte, and the fix (iconv)."
+    try: data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise SpbiasError(f"{flag} {path} is not UTF-8 text (line {line}: byte {data[e.start:e.start+1]!r}).",
+                          "save it as UTF-8 (e.g. iconv -f latin1 -t utf-8), or fix that line.") from None
+
 def check_input_file(path:str|Path, # a file the command reads
                      flag:str, # the option or argument naming it, e.g. "--testset"
                      made_by:str="", # the command that writes such a file, for the fix
@@ -96,13 +105,7 @@ def check_input_file(path:str|Path, # a file the command reads
     if not p.exists(): raise SpbiasError(f"{flag} {p} does not exist.", fix)
     if p.is_dir(): raise SpbiasError(f"{flag} {p} is a folder, and a file is needed.", fix)
     if p.stat().st_size == 0: raise SpbiasError(f"{flag} {p} is empty.", fix)
-    if text and p.suffix.lower() != ".parquet":
-        data = p.read_bytes()
-        try: data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            line = data[:e.start].count(b"\n") + 1
-            raise SpbiasError(f"{flag} {p} is not UTF-8 text (line {line}: byte {data[e.start:e.start+1]!r}).",
-                              "save it as UTF-8 (e.g. iconv -f latin1 -t utf-8), or fix that line.") from None
+    if text and p.suffix.lower() != ".parquet": check_utf8(p.read_bytes(), p, flag)
     return p
 
 def load_table_or_fail(path:Path, flag:str, **kw):

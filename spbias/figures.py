@@ -301,9 +301,11 @@ def chosen_predictions(runs:pd.DataFrame, chosen:pd.DataFrame)->dict[str, list[P
     return out
 
 # %% ../nbs/41_figures.ipynb #4875a79c
-def largest_gaps(gaps:pd.DataFrame, n:int=10, metrics=("positive_FPR", "negative_FPR"))->pd.DataFrame:
+def largest_gaps(gaps:pd.DataFrame, n:int=10,
+                 metrics:tuple|None=None # the metrics to list; None: every metric the table holds (TPR, accuracy too)
+                )->pd.DataFrame:
     "The `n` largest significant gaps of `metrics`, by absolute mean gap, with their interval's method."
-    g = gaps[gaps.metric.isin(metrics) & (gaps.significance.fillna(0) != 0)]
+    g = gaps[(gaps.metric.isin(metrics) if metrics is not None else True) & (gaps.significance.fillna(0) != 0)]
     g = g.assign(abs_gap=g.gap_mean.abs()).sort_values("abs_gap", ascending=False).head(n)
     cols = ["model", "dataset", "category", "group", "metric", "gap_mean", "ci_low", "ci_high", "n_runs"]
     return g[cols + [c for c in ("ci_method", "p_value", "p_adjusted", "adjust") if c in g]].reset_index(drop=True)
@@ -311,7 +313,9 @@ def largest_gaps(gaps:pd.DataFrame, n:int=10, metrics=("positive_FPR", "negative
 def describe_gap(r)->str:
     "One sentence for one row of `largest_gaps`."
     more = "more" if r.gap_mean > 0 else "less"
-    what = f"wrongly labelled {r.metric.split('_')[0]}" if r.metric.endswith("_FPR") else f"scored ({r.metric})"
+    cls = r.metric.rsplit("_", 1)[0]
+    what = {"FPR": f"wrongly labelled {cls}", "TPR": f"rightly labelled {cls} (when it is {cls})"}.get(
+        r.metric.rsplit("_", 1)[-1], "labelled correctly" if r.metric == "accuracy" else f"scored ({r.metric})")
     how = getattr(r, "ci_method", None)
     how = f" ({ {'papers': 'normal, as the papers'}.get(how, CI_METHODS.get(how, how))})" if isinstance(how, str) else ""
     adj = getattr(r, "adjust", None)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/22c_metrics.ipynb #98313826
 from __future__ import annotations
-import argparse, json, sys, warnings
+import argparse, errno, json, os, sys, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text, save_table
@@ -215,14 +215,27 @@ def table2_wide(t2:pd.DataFrame)->pd.DataFrame:
 def check_gap_table(gaps, # the table `metrics.read_gaps` read
                     path:str|Path, flag:str="GAPS",
                     metrics:tuple=()): # metrics the command counts: each must be in the table
-    ("Refuse a table that is no gap table (a predictions file, say), one without rows, or one without the metrics "
-     "asked for.")
+    ("Refuse a table that is no gap table (a predictions file, say), one without rows, a row without its keys or with "
+     "a significance other than -1/0/1, or one without the metrics asked for.")
     make = f"make one with `spbias gaps PREDICTIONS.tsv --out gaps.csv`, then pass gaps.csv."
     if {"y_true", "y_pred"} <= set(gaps.columns):
         raise SpbiasError(f"{flag} {path} is a predictions file, not a gap table.", make)
     missing = [c for c in GAP_COLUMNS if c not in gaps.columns]
     if missing: raise SpbiasError(f"{flag} {path} is not a gap table: it lacks the column(s) {missing}.", make)
     if len(gaps) == 0: raise SpbiasError(f"{flag} {path} holds a header and no rows.", make)
+    remake = "remake it with `spbias gaps` (a file cut short or edited by hand?)."
+    row = lambda bad: int(np.argmax(np.asarray(bad))) + 1   # the first offending data row, counted from 1
+    for c in ("model", "dataset", "category", "group", "metric"):
+        bad = gaps[c].isna() | gaps[c].astype(str).str.strip().eq("")
+        if bad.any(): raise SpbiasError(f"{flag} {path}, data row {row(bad)}: {c} is empty.", remake)
+    for c, ok, what in (("significance", lambda v: v.isin([-1, 0, 1]), "-1, 0 or 1"),
+                        ("n_runs", lambda v: (v >= 0) & (v == v.round()), "a whole number")):
+        v = pd.to_numeric(gaps[c], errors="coerce"); bad = ~ok(v)
+        if bad.any():
+            x = gaps[c][bad].iloc[0]; x = repr(x) if isinstance(x, str) else str(getattr(x, "item", lambda: x)())
+            raise SpbiasError(f"{flag} {path}, data row {row(bad)}: {c} is {x}, not {what}.",
+                              remake)
+        gaps = gaps.assign(**{c: v.astype(int)})
     bad = sorted(set(metrics) - set(gaps.metric))
     if bad:
         raise SpbiasError(f"{flag} {path} holds no rows of metric(s) {bad} (it has "
@@ -299,6 +312,23 @@ def _share(s:str)->float:
     if not 0 < v <= 1: raise argparse.ArgumentTypeError(f"{s!r} is not a share in (0, 1]")
     return v
 
+def _write_tables(tables:list, # (table, path) pairs; a None path: not asked for
+                  moved:list): # (old, aside) pairs `checks.make_room` moved under --force
+    "Write each table; on a full disk (or any OSError) undo: the tables written removed, the old ones put back."
+    written = []
+    for t, p in tables:
+        if p is None: continue
+        try: save_table(t, p); written.append(Path(p))
+        except OSError as e:
+            for w in written: w.unlink(missing_ok=True)
+            for old, aside in moved: os.replace(aside, old)
+            full = e.errno == errno.ENOSPC
+            why = "the disk is full" if full else (e.strerror or str(e))
+            raise SpbiasError(f"cannot write {p} ({why}); nothing was written"
+                              + (", and the old files are back in place." if moved else "."),
+                              "free some space, or choose an --out on another disk, and rerun." if full
+                              else "check the folder and rerun.") from None
+
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
     from spbias.cli import HelpFormatter
@@ -340,6 +370,7 @@ def main_gaps(argv:list[str]|None=None)->int:
                     help="move an existing --out (and --per-run) aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     _refuse_overwrite([a.out, a.per_run], a.force)
+    a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions)
     say = lambda line: print(f"spbias gaps: {line}", file=sys.stderr)
     kw = dict(n_boot=a.n_boot, boot_seed=a.boot_seed, family=a.family, keep_degenerate=a.keep_degenerate,
@@ -350,19 +381,30 @@ def main_gaps(argv:list[str]|None=None)->int:
     else: gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, **kw)
     if (warn := coverage_warning(gt)): say(warn)
     from spbias.checks import make_room
-    make_room([a.out, a.per_run])
-    if a.per_run: save_table(per_run, a.per_run)
-    save_table(gt, a.out)
+    olds = [p for p in (a.out, a.per_run) if p is not None and Path(p).exists()]
+    _write_tables([(per_run, a.per_run), (gt, a.out)], list(zip(olds, make_room(olds))))
     print(f"wrote {len(gt)} rows ({gt.model.nunique()} models, {preds.run.nunique()} prompts read) to {a.out}\n"
           f"{method_note(gt)}: {n_significant(gt)} significant")
     return 0
 
 # %% ../nbs/22c_metrics.ipynb #0cfd7f5f
 def read_gaps(path:str|Path, flag:str="gap table")->pd.DataFrame:
-    "A gap table CSV (group names such as 'NA' stay text); a file that cannot be parsed is an error naming it."
+    ("A gap table CSV (group names such as 'NA' stay text); a file that cannot be parsed, or a row with fewer fields "
+     "than the header (cut short), is an error naming it.")
     from spbias.checks import load_table_or_fail
     if not Path(path).is_file(): raise SpbiasError(f"{flag} {path} not found.", "run `spbias gaps` first.")
     num = ["gap_mean", "ci_low", "ci_high", "p_value", "p_adjusted", "value_mean"]
+    if Path(path).suffix.lower() in (".csv", ".tsv"):   # pandas fills a row cut short with NaN: count its fields
+        import csv
+        from spbias.checks import check_utf8
+        data = Path(path).read_bytes(); check_utf8(data, path, flag)
+        delim, quoting = ("\t", csv.QUOTE_NONE) if Path(path).suffix.lower() == ".tsv" else (",", csv.QUOTE_MINIMAL)
+        rows = list(csv.reader(data.decode("utf-8").splitlines(), delimiter=delim, quoting=quoting))
+        for i, r in enumerate(rows[1:], 1):
+            if r and len(r) < len(rows[0]):
+                raise SpbiasError(f"{flag} {path}, data row {i}: {len(r)} fields, and the header has {len(rows[0])} "
+                                  f"(the file was cut mid-row?).",
+                                  "remake it with `spbias gaps` (or restore the whole file).")
     return load_table_or_fail(Path(path), flag, keep_default_na=False, na_values={c: ["", "nan", "NaN"] for c in num})
 
 def main_table2(argv:list[str]|None=None)->int:

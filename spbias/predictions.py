@@ -4,17 +4,18 @@
 
 # %% ../nbs/22_predictions.ipynb #52ea98d7
 from __future__ import annotations
-import csv, glob, json, warnings
+import csv, glob, gzip, json, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, load_table
+from .checks import check_utf8, load_table_or_fail
 from .data import LABEL_NAMES
 
 # %% auto #0
 __all__ = ['BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS', 'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS',
-           'METRICS', 'KEYS', 'PAPERS_SELECTION', 'expand_inputs', 'load_predictions', 'confusion', 'rates',
-           'group_metrics', 'select_groups', 'run_gaps', 'top_runs', 'class_quality', 'quality_columns',
-           'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts']
+           'METRICS', 'KEYS', 'PAPERS_SELECTION', 'SELECT_HOW', 'expand_inputs', 'load_predictions', 'confusion',
+           'rates', 'group_metrics', 'read_selection', 'select_groups', 'run_gaps', 'top_runs', 'class_quality',
+           'quality_columns', 'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts']
 
 # %% ../nbs/22_predictions.ipynb #d5ff04bb
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
@@ -29,15 +30,11 @@ OPTIONAL_COLUMNS = ["seed", "validation_accuracy", "test_accuracy"] + QUALITY_CO
 METRICS = ["accuracy"] + [f"{c}_FPR" for c in CLASS_NAMES] + [f"{c}_TPR" for c in CLASS_NAMES]
 KEYS = ["model", "dataset", "run", "category", "group"]
 
-def _read_one(path:Path)->pd.DataFrame:
-    path = Path(path)
-    if not path.is_file():
-        raise SpbiasError(f"predictions file {path} not found.",
-                          "pass files written by `spbias predict` (.tsv, .csv or .parquet).")
-    # as written: checked, then the numbers converted
-    text = {c: str for c in BASE_COLUMNS + ["template_id"] + OPTIONAL_COLUMNS}
+def _parse(path:Path, text:dict)->pd.DataFrame:
+    "A predictions file as written, in the format its extension names (a damaged parquet: an error naming it)."
     if path.suffix.lower() == ".parquet":
-        df = load_table(path); keys = [c for c in BASE_COLUMNS + ["template_id"] if c in df]
+        df = load_table_or_fail(path, "predictions file")
+        keys = [c for c in BASE_COLUMNS + ["template_id"] if c in df]
         df = df.fillna({c: "" for c in keys}).astype({c: str for c in keys})
     elif path.suffix.lower() == ".csv":
         df = load_table(path, keep_default_na=False, low_memory=False, dtype=text,
@@ -46,6 +43,19 @@ def _read_one(path:Path)->pd.DataFrame:
         # the published format
         df = pd.read_csv(path, sep="\t", quoting=csv.QUOTE_NONE, keep_default_na=False, low_memory=False,
                            dtype=text, na_values={c: ["", "nan", "NaN", "NA"] for c in OPTIONAL_COLUMNS})
+    return df
+
+def _read_one(path:Path)->pd.DataFrame:
+    path = Path(path)
+    if not path.is_file():
+        raise SpbiasError(f"predictions file {path} not found.",
+                          "pass files written by `spbias predict` (.tsv, .csv or .parquet).")
+    # as written: checked, then the numbers converted
+    text = {c: str for c in BASE_COLUMNS + ["template_id"] + OPTIONAL_COLUMNS}
+    try: df = _parse(path, text)
+    except UnicodeDecodeError:   # Latin-1 text, say: the error names the line, the byte and the fix
+        data = path.read_bytes()
+        check_utf8(gzip.decompress(data) if path.suffix.lower() == ".gz" else data, path, "predictions file"); raise
     missing = [c for c in BASE_COLUMNS if c not in df.columns]
     if missing: raise SpbiasError(f"{path} lacks columns {missing}.", f"write a header with {' '.join(BASE_COLUMNS)}.")
     if len(df) == 0:
@@ -207,13 +217,36 @@ PAPERS_SELECTION = {
 
 def _norm(s): return s.str.lower().str.replace(r"[\s\-]", "_", regex=True)
 
+SELECT_HOW = ("give 'papers' or a JSON file {category: [groups]}, e.g. "
+              '{"grouped_religion": ["christianity", "islam", "judaism"]}.')
+
+def read_selection(selection:dict|str|Path|None, # "papers" (any case, as group names), a dict, a JSON file, or None
+                   flag:str="--select")->dict|None:
+    "A selection as {category: [groups]}; a missing file, broken JSON or any other shape: an error naming it."
+    if selection is None: return None
+    if not isinstance(selection, dict):
+        p = Path(selection)
+        if str(selection).lower() == "papers" and not p.is_file(): return PAPERS_SELECTION
+        if not p.is_file(): raise SpbiasError(f"{flag} {selection}: no such file, and not 'papers'.", SELECT_HOW)
+        data = p.read_bytes(); check_utf8(data, p, flag)
+        try: selection = json.loads(data)
+        except json.JSONDecodeError as e:
+            raise SpbiasError(f"{flag} {p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}).",
+                              "fix the JSON: " + SELECT_HOW) from None
+        if not isinstance(selection, dict):
+            raise SpbiasError(f"{flag} {p} holds a JSON {type(selection).__name__}, not an object "
+                              "{category: [groups]}.", SELECT_HOW)
+    for cat, groups in selection.items():
+        if not (isinstance(groups, list) and groups and all(isinstance(g, str) for g in groups)):
+            raise SpbiasError(f"{flag}: category {cat!r} maps to {groups!r}, not a list of group names.", SELECT_HOW)
+    return selection
+
 def select_groups(gm:pd.DataFrame, # per-group table (group_metrics)
                   selection:dict|str|None # "papers", a {category: [groups]} dict, a JSON file path, or None
                  )->pd.DataFrame:
     "Keep, in the categories a selection names, only its groups."
     if selection is None: return gm
-    if isinstance(selection, str):
-        selection = PAPERS_SELECTION if selection == "papers" else json.loads(Path(selection).read_text())
+    selection = read_selection(selection)
     keep = pd.Series(True, index=gm.index)
     for cat, groups in selection.items():
         in_cat = gm.category == cat

@@ -194,7 +194,10 @@ def main(argv:list[str]|None=None)->int:
     if not built_in and not a.terms:
         raise SpbiasError(f"the template file {a.which} needs a lexicon to fill it.",
                           "pass --terms LEXICON.csv (group, term[, slot][, category]).")
-    if a.attributes and a.which not in ("czarnowska", "ours"):
+    if a.attributes is not None and not a.attributes.strip(", "):   # '' would silently mean every attribute
+        raise SpbiasError(f"--attributes {a.attributes!r} names no attribute.",
+                          "name some, e.g. --attributes age,sexuality, or leave --attributes out for every attribute.")
+    if a.attributes is not None and a.which not in ("czarnowska", "ours"):
         raise SpbiasError(f"--attributes picks attributes of the czarnowska and ours sets, not of {a.which}.",
                           "drop --attributes.")
     if not built_in and not Path(a.which).is_file():
@@ -202,7 +205,7 @@ def main(argv:list[str]|None=None)->int:
     left, exts = {"slotless": []}, (".tsv", ".csv", ".parquet")
     if a.which in ("czarnowska", "ours"):
         src, layout, attrs = bias_source(a.which, a.source)
-        if a.attributes:  # an attribute's name, or the category it writes (grouped_age): both name it
+        if a.attributes is not None:  # an attribute's name, or the category it writes (grouped_age): both name it
             by_cat = {s["category"]: k for k, s in layout["attributes"].items()}
             attrs = [by_cat.get(s.strip(), s.strip()) for s in a.attributes.split(",")]
             bad = [s for s in attrs if s not in layout["attributes"]]

@@ -4,7 +4,7 @@
 
 # %% ../nbs/20_templates.ipynb #d97f0a7a
 from __future__ import annotations
-import argparse, copy, csv, json, random, re, sys
+import argparse, copy, csv, io, json, random, re, sys
 from pathlib import Path
 import pandas as pd
 from .core import SpbiasError, shared_data_dir, project_data_dir, atomic_write_text, save_table, load_table
@@ -130,13 +130,21 @@ def load_layout(folder:Path, default:dict|None=None)->dict:
 
 # %% ../nbs/20_templates.ipynb #1b8ceb45
 def _read_csv(path:Path)->pd.DataFrame:
-    "A CSV file of text cells, read as UTF-8 (a byte-order mark is dropped); other encodings are refused by name."
+    ("A CSV file of text cells, read as UTF-8 (a byte-order mark is dropped); other encodings and a row with fewer "
+     "fields than the header are refused by name.")
     if not Path(path).exists(): raise SpbiasError(f"file {path} not found.", "check the folder and the layout's paths.")
     try: Path(path).read_bytes().decode("utf-8")
     except UnicodeDecodeError as e:
         problem = f"{path} is not UTF-8 text: byte 0x{e.object[e.start]:02x} at offset {e.start} cannot be decoded"
         problem += " (a file saved as Latin-1 or Windows-1252 looks like this)."
         raise SpbiasError(problem, f"save it as UTF-8, e.g. `iconv -f latin1 -t utf-8 {path} > NEW.csv`.") from None
+    rows = csv.reader(io.StringIO(Path(path).read_bytes().decode("utf-8-sig")))
+    width = len(next(rows, []))
+    for r in rows:   # pandas fills a row cut short with empty cells: a lexicon cut mid-line would lose a term silently
+        if r and len(r) < width:
+            raise SpbiasError(f"{path}, line {rows.line_num}: {len(r)} of the header's {width} fields "
+                              "(a file cut short?).",
+                              "restore the whole file, or give that row all its fields.")
     return pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
 
 def _normalise(df:pd.DataFrame, group_column:str, hyphenate:bool)->pd.DataFrame:
@@ -227,6 +235,11 @@ def generate_attribute(folder:Path, # the templates/lexicons folder
     lex = load_names(folder, spec) if "names" in spec else load_lexicon(folder/spec["lexicon"], spec,
                                                                         layout.get("hyphenate", False))
     by_group = {g: list(zip(d.term, d.pos)) for g, d in lex.groupby("group", sort=False)}
+    if len(by_group) < 2:   # a gap compares groups: one group alone gives none (a lexicon cut short?)
+        raise SpbiasError(f"attribute {attribute}: its lexicon {folder/spec.get('lexicon', 'names')} gives "
+                          f"{len(by_group)} group ({', '.join(by_group)}), and a gap needs at least 2.",
+                          "restore the whole lexicon (a file cut short?), or leave the attribute out with "
+                          "--attributes.")
     slots, cat, rows = {**layout.get("slots", {}), **spec["slots"]}, spec["category"], []
     for tf in spec["templates"]:
         for tpl, label, tid in load_templates(folder/tf).itertuples(index=False):
