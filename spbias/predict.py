@@ -21,9 +21,9 @@ from .predictions import DEGENERATE_SHARE, choose_prompts, summary_quality, qual
 
 # %% auto #0
 __all__ = ['PEFT_CONFIG', 'PEFT_WEIGHTS', 'PEFT_KEY', 'SPBIAS_META', 'usable', 'top_seeds', 'check_model', 'predictions_frame',
-           'predict_run', 'read_testset', 'tuning_split_table', 'write_predictions', 'embeddings_sha256',
-           'read_adapter', 'prompt_identity', 'adapter_base', 'precheck_width', 'check_adapter_model',
-           'predict_prompts', 'accuracy_table', 'main']
+           'check_label_tokens', 'predict_run', 'read_testset', 'tuning_split_table', 'write_predictions',
+           'embeddings_sha256', 'read_adapter', 'prompt_identity', 'adapter_base', 'precheck_width',
+           'check_adapter_model', 'predict_prompts', 'accuracy_table', 'main']
 
 # %% ../nbs/13_predict.ipynb #6a336425
 def usable(summary:dict)->bool:
@@ -127,6 +127,19 @@ def _status(s)->str:
     "A seed's status from its summary ('nan': it diverged)."
     return s["summary"].get("status", "nan" if s["summary"].get("nan") else "unknown")
 
+def check_label_tokens(config:dict, tokenizer, run_dir):
+    "Refuse a config.json whose label_token_ids are not its label words' tokens (the run id does not cover the ids)."
+    from spbias.pretrained import label_token_ids
+    run = config["run"]
+    try: want = label_token_ids(tokenizer, run.get("label_words", LABEL_NAMES), run.get("first_token", False))
+    except SpbiasError: return  # words this tokenizer cannot tell apart: check_model's fingerprint speaks for it
+    if list(config["label_token_ids"]) != want:
+        raise SpbiasError(f"{Path(run_dir)/'config.json'} has label_token_ids {config['label_token_ids']}, but its label "
+                          f"words {list(run.get('label_words', LABEL_NAMES))} are the tokens {want} of the run's model "
+                          "(config.json edited after tuning?).",
+                          f"restore label_token_ids to {want}, or tune again with the label words you mean "
+                          "(spbias tune --label-words NEG,NEU,POS).")
+
 def predict_run(run_dir:str|Path, # a run folder
                 table:pd.DataFrame, # columns label, category, group, text (template_id kept if present)
                 model=None, # (model, tokenizer, ModelConfig) already loaded (default: load the run's model)
@@ -154,6 +167,7 @@ def predict_run(run_dir:str|Path, # a run folder
     # straight onto the mesh
     m, tokenizer, mcfg, mesh = load_model_on(run["model"], run.get("dtype", "float32"), mesh, len(seeds), loaded=model)
     check_model(config, m, mcfg, allow_model_mismatch, run_dir)
+    check_label_tokens(config, tokenizer, run_dir)
     place = lambda x: x
     if mesh is not None:
         place = functools.partial(shard_seeds, mesh)
