@@ -134,8 +134,8 @@ def check_label_tokens(config:dict, tokenizer, run_dir):
     try: want = label_token_ids(tokenizer, run.get("label_words", LABEL_NAMES), run.get("first_token", False))
     except SpbiasError: return  # words this tokenizer cannot tell apart: check_model's fingerprint speaks for it
     if list(config["label_token_ids"]) != want:
-        raise SpbiasError(f"{Path(run_dir)/'config.json'} has label_token_ids {config['label_token_ids']}, but its label "
-                          f"words {list(run.get('label_words', LABEL_NAMES))} are the tokens {want} of the run's model "
+        raise SpbiasError(f"{Path(run_dir)/'config.json'} has label_token_ids {config['label_token_ids']}, but its "
+                          f"label words {list(run.get('label_words', LABEL_NAMES))} are the tokens {want} of the run's model "
                           "(config.json edited after tuning?).",
                           f"restore label_token_ids to {want}, or tune again with the label words you mean "
                           "(spbias tune --label-words NEG,NEU,POS).")
