@@ -21,8 +21,9 @@ from .predictions import DEGENERATE_SHARE, choose_prompts, summary_quality, qual
 
 # %% auto #0
 __all__ = ['PEFT_CONFIG', 'PEFT_WEIGHTS', 'PEFT_KEY', 'SPBIAS_META', 'usable', 'top_seeds', 'check_model', 'predictions_frame',
-           'predict_run', 'read_testset', 'tuning_split_table', 'write_predictions', 'embeddings_sha256',
-           'read_adapter', 'prompt_identity', 'adapter_base', 'check_adapter_model', 'predict_prompts', 'main']
+           'check_label_tokens', 'predict_run', 'read_testset', 'tuning_split_table', 'write_predictions',
+           'embeddings_sha256', 'read_adapter', 'prompt_identity', 'adapter_base', 'precheck_width',
+           'check_adapter_model', 'predict_prompts', 'accuracy_table', 'main']
 
 # %% ../nbs/13_predict.ipynb #6a336425
 def usable(summary:dict)->bool:
@@ -80,6 +81,15 @@ def _check_columns(table:pd.DataFrame):
     missing = {"label", "category", "group", "text"} - set(table.columns)
     if missing:
         raise SpbiasError(f"the test set has no column(s) {sorted(missing)}.", "give label, category, group, text.")
+    _no_empty_cells(table, "the test set")
+
+def _no_empty_cells(table:pd.DataFrame, where:str):
+    "Refuse a row whose category or group is empty: its scores would belong to no group (gaps refuses them later)."
+    for col in ("category", "group"):
+        empty = table[col].isna().to_numpy() | (table[col].astype(str).str.strip() == "").to_numpy()
+        if empty.any():
+            raise SpbiasError(f"{where}: row {int(np.argmax(empty)) + 1} has an empty {col} "
+                              f"({int(empty.sum())} row(s) like it).", f"fill in those rows' {col}, or drop them.")
 
 def _labels(col:pd.Series)->np.ndarray:
     "Integer labels from 0/1/2 or the label words."
@@ -117,6 +127,19 @@ def _status(s)->str:
     "A seed's status from its summary ('nan': it diverged)."
     return s["summary"].get("status", "nan" if s["summary"].get("nan") else "unknown")
 
+def check_label_tokens(config:dict, tokenizer, run_dir):
+    "Refuse a config.json whose label_token_ids are not its label words' tokens (the run id does not cover the ids)."
+    from spbias.pretrained import label_token_ids
+    run = config["run"]
+    try: want = label_token_ids(tokenizer, run.get("label_words", LABEL_NAMES), run.get("first_token", False))
+    except SpbiasError: return  # words this tokenizer cannot tell apart: check_model's fingerprint speaks for it
+    if list(config["label_token_ids"]) != want:
+        raise SpbiasError(f"{Path(run_dir)/'config.json'} has label_token_ids {config['label_token_ids']}, but its "
+                          f"label words {list(run.get('label_words', LABEL_NAMES))} are the tokens {want} of the run's model "
+                          "(config.json edited after tuning?).",
+                          f"restore label_token_ids to {want}, or tune again with the label words you mean "
+                          "(spbias tune --label-words NEG,NEU,POS).")
+
 def predict_run(run_dir:str|Path, # a run folder
                 table:pd.DataFrame, # columns label, category, group, text (template_id kept if present)
                 model=None, # (model, tokenizer, ModelConfig) already loaded (default: load the run's model)
@@ -144,6 +167,7 @@ def predict_run(run_dir:str|Path, # a run folder
     # straight onto the mesh
     m, tokenizer, mcfg, mesh = load_model_on(run["model"], run.get("dtype", "float32"), mesh, len(seeds), loaded=model)
     check_model(config, m, mcfg, allow_model_mismatch, run_dir)
+    check_label_tokens(config, tokenizer, run_dir)
     place = lambda x: x
     if mesh is not None:
         place = functools.partial(shard_seeds, mesh)
@@ -164,7 +188,9 @@ def read_testset(path:str|Path)->pd.DataFrame:
     "A bias set TSV (with or without header) as a table label, category, group, text, template_id."
     from spbias.templates import check_bias_set
     # encoding, columns, rows, labels and texts checked, each error naming the row
-    return check_bias_set(path, "--testset")
+    table = check_bias_set(path, "--testset")
+    _no_empty_cells(table, f"--testset {path}")
+    return table
 
 def tuning_split_table(table:pd.DataFrame, split:str)->pd.DataFrame:
     "One split of a tuning table as a scorable table (category 'sentiment', group = split)."
@@ -184,11 +210,16 @@ def embeddings_sha256(emb:np.ndarray)->str:
     "sha256 of a prompt's float32 embeddings (C order): the prompt's identity, whatever file holds it."
     return hashlib.sha256(np.ascontiguousarray(emb, np.float32).tobytes()).hexdigest()
 
+_ADAPTER_FIX = "export the adapter again (spbias export), or save it again with peft's save_pretrained."
+
 def _adapter_weights(folder:Path)->dict:
     "The tensors of an adapter's weights file (safetensors, or PEFT's older adapter_model.bin through torch)."
     if (folder/PEFT_WEIGHTS).is_file():
         from safetensors.numpy import load_file
-        return load_file(str(folder/PEFT_WEIGHTS))
+        try: return load_file(str(folder/PEFT_WEIGHTS))
+        except Exception as e:  # cut short or not safetensors: the library's own error, said in one line
+            raise SpbiasError(f"{folder/PEFT_WEIGHTS} cannot be read ({type(e).__name__}: {str(e)[:80]}; cut short?).",
+                              _ADAPTER_FIX) from None
     if (folder/"adapter_model.bin").is_file():
         try: import torch
         except ImportError:
@@ -200,14 +231,16 @@ def _adapter_weights(folder:Path)->dict:
     raise SpbiasError(f"{folder} has no {PEFT_WEIGHTS} (nor adapter_model.bin).",
                       "pass a complete adapter folder (peft's save_pretrained writes both files).")
 
-def read_adapter(folder:str|Path # a PEFT adapter folder: adapter_config.json and adapter_model.safetensors
+def read_adapter(folder:str|Path, # a PEFT adapter folder: adapter_config.json and adapter_model.safetensors
+                 flag:str="--prompt" # how the command names the adapter in its errors
                 )->dict:
     "A PEFT prompt-tuning adapter: folder, config, embeddings [n, E] (float32), spbias.json (None: another tool's)."
     folder = Path(folder)
     if not (folder/PEFT_CONFIG).is_file():
         raise SpbiasError(f"{folder} is not a PEFT adapter folder (no {PEFT_CONFIG}).",
                           "pass a folder written by `spbias export` or by peft's save_pretrained.")
-    cfg = json.loads((folder/PEFT_CONFIG).read_text())
+    from spbias.run import _json_file
+    cfg = _json_file(folder/PEFT_CONFIG, flag, _ADAPTER_FIX)
     kind, task = cfg.get("peft_type"), cfg.get("task_type")
     if kind != "PROMPT_TUNING":
         raise SpbiasError(f"{folder} is a {kind} adapter, not a prompt-tuning one: spbias scores soft prompts placed "
@@ -228,7 +261,11 @@ def read_adapter(folder:str|Path # a PEFT adapter folder: adapter_config.json an
         raise SpbiasError(f"{folder}'s {PEFT_KEY} have shape {emb.shape}, its config says num_virtual_tokens × "
                           f"token_dim = {want[0]} × {want[1]}.",
                           "the adapter's files do not belong together: export or save it again.")
-    meta = json.loads((folder/SPBIAS_META).read_text()) if (folder/SPBIAS_META).is_file() else None
+    if not np.isfinite(emb).all():  # a NaN prompt scores NaN everywhere
+        raise SpbiasError(f"{flag}: {folder/PEFT_WEIGHTS}'s {PEFT_KEY} hold {int((~np.isfinite(emb)).sum())} "
+                          "non-finite value(s) (NaN or inf).", "export the prompt again from a run whose prompt is "
+                          "finite, or pass another adapter.")
+    meta = _json_file(folder/SPBIAS_META, flag, _ADAPTER_FIX) if (folder/SPBIAS_META).is_file() else None
     if meta is not None and meta.get("prompt", {}).get("embeddings_sha256") not in (None, embeddings_sha256(emb)):
         warnings.warn(f"{folder}'s prompt differs from the one its {SPBIAS_META} describes: its facts (seed, "
                       "accuracies) are not this prompt's; scoring it as a foreign adapter.")
@@ -274,13 +311,26 @@ def _load_base(spec:str, dtype:str, adapters:list[dict]):
         raise SpbiasError(f"the base model {spec!r} of {', '.join(str(a['folder']) for a in adapters)} cannot be "
                           f"loaded: {e.problem}", _MODEL_FIX + ".") from e
 
+def _check_width(adapter:dict, embed_dim:int, spec:str):
+    "Refuse an adapter whose prompt is not as wide as the model's token embeddings."
+    td = adapter["embeddings"].shape[1]
+    if td != embed_dim:
+        raise SpbiasError(f"{adapter['folder']} has token_dim {td}, but the model {spec!r} embeds tokens in "
+                          f"{embed_dim} dimensions.",
+                          "score the adapter on the base model it was tuned on: " + _MODEL_FIX + ".")
+
+def precheck_width(adapters:list[dict], spec:str):
+    "The width check from the model's config alone (no weights read): a wrong-width adapter refused before the load."
+    from spbias.pretrained import read_model_config
+    try: width = read_model_config(spec).embed_dim
+    except SpbiasError as e:
+        raise SpbiasError(f"the base model {spec!r} of {', '.join(str(a['folder']) for a in adapters)} cannot be "
+                          f"loaded: {e.problem}", _MODEL_FIX + ".") from e
+    for a in adapters: _check_width(a, width, spec)
+
 def check_adapter_model(adapter:dict, model, mcfg, spec:str, allow_mismatch:bool=False):
     "Refuse a model the adapter cannot go with: another embedding width, or (ours) another fingerprint than its own."
-    td = adapter["embeddings"].shape[1]
-    if td != mcfg.embed_dim:
-        raise SpbiasError(f"{adapter['folder']} has token_dim {td}, but the model {spec!r} embeds tokens in "
-                          f"{mcfg.embed_dim} dimensions.",
-                          "score the adapter on the base model it was tuned on: " + _MODEL_FIX + ".")
+    _check_width(adapter, mcfg.embed_dim, spec)
     m = adapter["meta"]
     if m and m["base_model"].get("fingerprint"):
         check_model(dict(model_fingerprint=m["base_model"]["fingerprint"], run=dict(model=m["base_model"]["spec"])),
@@ -309,6 +359,7 @@ def predict_prompts(adapters:list, # adapter folders (or `read_adapter` dicts): 
     _check_columns(table)
     y, spec = _labels(table.label), adapter_base(adapters, model)
     tun = [a["meta"]["tuning"] for a in adapters if a["meta"]]
+    if loaded is None: precheck_width(adapters, spec)  # the model's config read, its weights not yet
     m, tok, mcfg = loaded or _load_base(spec, tun[0].get("dtype", "float32") if tun else "float32", adapters)
     for a in adapters: check_adapter_model(a, m, mcfg, spec, allow_model_mismatch)
     pad = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
@@ -332,6 +383,11 @@ def predict_prompts(adapters:list, # adapter folders (or `read_adapter` dicts): 
     return pd.concat(frames, ignore_index=True)
 
 # %% ../nbs/13_predict.ipynb #a2c9128f
+def accuracy_table(pred:pd.DataFrame)->pd.DataFrame:
+    "Accuracy of each prompt (run_id, seed) on the rows of a predictions table, and how many rows it scored."
+    g = pred.assign(ok=pred.y_true == pred.y_pred).groupby(["run_id", "seed"], sort=False).ok
+    return pd.DataFrame({"rows": g.size(), "accuracy": g.mean()}).reset_index()
+
 def main(argv:list[str]|None=None)->int:
     "spbias predict: score a bias test set with every seed of a run."
     from spbias.cli import HelpFormatter
@@ -378,6 +434,7 @@ def main(argv:list[str]|None=None)->int:
     config = check_run(a.run) if a.run else None  # the run's config, read once
     if not a.run:
         adapters = [read_adapter(d) for d in a.prompt]
+        precheck_width(adapters, adapter_base(adapters, a.model))  # before the weights load
     if a.testset in ("train", "validation", "test"):
         from spbias.data import load_sentiment
         run = config["run"] if a.run else next((d["meta"]["tuning"] for d in adapters if d["meta"]), None)
@@ -399,7 +456,6 @@ def main(argv:list[str]|None=None)->int:
     if not is_primary(): return 0  # process 0 writes the file
     make_room([a.out])  # --force: the old file moved aside only now, with the new one ready
     write_predictions(pred, a.out)
-    acc = pred.assign(ok=pred.y_true == pred.y_pred).groupby("seed" if a.run else ["run_id", "seed"]).ok.mean()
-    print(f"wrote {len(pred)} rows to {a.out}; accuracy per seed: " + ", ".join(f"{s}: {v:.3f}" for s,
-                                                                                v in acc.items()))
+    print(f"wrote {len(pred)} rows to {a.out}; accuracy on them per prompt:")
+    print(accuracy_table(pred).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     return 0

@@ -4,7 +4,7 @@
 
 # %% ../nbs/11b_run.ipynb #6cfb1878
 from __future__ import annotations
-import contextlib, errno, functools, hashlib, json, os, shutil, signal, socket, threading, time
+import contextlib, errno, functools, hashlib, json, os, shutil, signal, socket, threading, time, warnings
 from pathlib import Path
 import numpy as np
 import spbias
@@ -338,13 +338,14 @@ def _kill_mid_write(folder:Path):
     threading.Thread(target=watch, daemon=True).start()
 
 # %% ../nbs/11b_run.ipynb #b8324ce1
-def load_run(run_dir:str|Path # a folder written by spbias.tune
+def load_run(run_dir:str|Path, # a folder written by spbias.tune
+             flag:str="RUN" # how the command names the run folder in its errors
             )->tuple[dict, list[dict]]:
     "The run's config.json (with its `run_id`) and, per finished seed, its seed, prompt embeddings [n, E] and summary."
     run_dir = Path(run_dir)
     if not (run_dir/CONFIG).exists():
         raise SpbiasError(f"{run_dir} is not a run folder (no config.json).", "pass a folder written by `spbias tune`.")
-    config = json.loads((run_dir/CONFIG).read_text())
+    config = check_run(run_dir, flag, scoring=False)  # one reader: every file checked (values too) before use
     if "run_id" not in config:  # a run folder from before run ids: an id from its whole config, marked as such
         blob = json.dumps(dict(run=config["run"], model_fingerprint=config.get("model_fingerprint")), sort_keys=True)
         config["run_id"] = "legacy-" + hashlib.sha256(blob.encode()).hexdigest()[:16]
@@ -357,6 +358,10 @@ def load_run(run_dir:str|Path # a folder written by spbias.tune
     if not seeds:
         raise SpbiasError(f"{run_dir} holds no finished seed.",
                           "let the run finish, or resume it with `spbias tune ... --resume`.")
+    miss = [s for s in config["run"]["seeds"] if s not in {x["seed"] for x in seeds}]
+    if miss:  # said, not refused: a run still tuning, or a seed removed on purpose, is scored by what it has
+        warnings.warn(f"{run_dir}/config.json lists seed(s) {miss} with no finished prompt.npz and summary.json: only "
+                      f"seed(s) {[x['seed'] for x in seeds]} are used (resume the run to finish the rest).")
     return config, seeds
 
 def read_summaries(run_dir:str|Path)->pd.DataFrame:
@@ -401,8 +406,20 @@ def check_run(run_dir:str|Path, # a run folder written by `spbias tune`
     ids = config.get("label_token_ids")
     if scoring and not (isinstance(ids, list) and len(ids) == 3 and all(isinstance(i, int) for i in ids)):
         raise SpbiasError(f"{flag}: {d/CONFIG} lacks the three label_token_ids.", damaged)
+    _check_run_id(d, config, flag)
     for s in run["seeds"]: _check_seed(seed_dir(d, s), s, config, flag, damaged)
     return config
+
+def _check_run_id(d:Path, config:dict, flag:str):
+    "Refuse a config.json edited after tuning: its run id no longer what its identity, fingerprint and table give."
+    rid, fp, th = config.get("run_id"), config.get("model_fingerprint"), config.get("table_sha256")
+    if not (isinstance(rid, str) and isinstance(fp, str) and isinstance(th, str)): return  # by hand, or pre-id
+    if run_id(config["run"], fp, th) != rid:
+        raise SpbiasError(f"{flag}: {d/CONFIG} no longer matches its run id {rid} (its 'run' entry, model_fingerprint "
+                          "or table_sha256 was edited after tuning), so its prompts would be scored under an id that "
+                          "is not theirs.",
+                          f"restore the run's config.json, or tune the changed run into another folder "
+                          f"(spbias tune ... --out NEW).")
 
 def _check_seed(sd:Path, seed:int, config:dict, flag:str, damaged:str):
     "One seed's summary.json, prompt.npz and metrics.jsonl, when present: readable and consistent."
@@ -426,10 +443,14 @@ def _check_seed(sd:Path, seed:int, config:dict, flag:str, damaged:str):
                               damaged)
     if (sd/PROMPT).is_file():
         try:
-            with np.load(sd/PROMPT) as z: shape = z["embeddings"].shape
+            with np.load(sd/PROMPT) as z: emb = z["embeddings"]
         except Exception as e:
             raise SpbiasError(f"{flag}: {sd/PROMPT} cannot be read ({type(e).__name__}: {str(e)[:80]}).",
                               damaged) from None
+        shape = emb.shape
+        if not np.isfinite(emb).all():  # a NaN prompt scores NaN everywhere
+            raise SpbiasError(f"{flag}: {sd/PROMPT} holds {int((~np.isfinite(emb)).sum())} non-finite value(s) "
+                              "(NaN or inf).", damaged)
         n, width = config["run"].get("n_tokens"), (config.get("model_config") or {}).get("embed_dim")
         if len(shape) != 2 or (n is not None and shape[0] != n) or (width is not None and shape[1] != width):
             raise SpbiasError(f"{flag}: {sd/PROMPT} holds embeddings of shape {shape}, and the run's config says "

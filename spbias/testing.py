@@ -253,6 +253,9 @@ def check_parity(spec, # a Hugging Face folder or .gguf file (anything `spbias.p
     import jax.numpy as jnp
     from spbias.pretrained import load_model, resolve_model
     path = resolve_model(spec)
+    if path.is_dir():  # its config and weight files named before transformers reads them (only headers read here)
+        from spbias.weights import read_config, weight_shards
+        read_config(path); weight_shards(path)
     kw = dict(gguf_file=path.name) if path.suffix == ".gguf" else {}
     ref = tf.AutoModelForCausalLM.from_pretrained(path.parent if kw else path, dtype=torch.float32, attn_implementation="eager", **kw).eval()
     out, enc, r32 = {}, None, None
