@@ -188,31 +188,6 @@ def check_report_inputs(predictions, templates=None)->pd.DataFrame:
     if templates is not None: check_templates_file(templates)
     return pred
 
-class _Quiet(argparse.ArgumentParser):
-    "A parser that raises instead of printing: the real parser of the subcommand reports bad arguments."
-    def error(self, message): raise ValueError(message)
-
-def _precheck(cmd:str, args:list[str]):
-    "Check `apes predict`'s or `apes report`'s inputs before `spbias.probe` runs (a bad command line: its parser's)."
-    if any(a in ("-h", "--help") for a in args): return
-    pp = _Quiet(add_help=False)
-    if cmd == "predict":
-        for o in ("--model", "--hosted", "--examples", "--out", "--prompt-run", "--templates", "--batch-size",
-                  "--dtype", "--mesh", "--cache", "--requests-per-s"): pp.add_argument(o)
-        pp.add_argument("--prompt", default=None); pp.add_argument("--seed", type=int, default=None)
-        for f in ("--allow-model-mismatch", "--force"): pp.add_argument(f, action="store_true")
-    else:
-        pp.add_argument("predictions")
-        for o in ("--out", "--templates", "--domain-by"): pp.add_argument(o)
-        pp.add_argument("--force", action="store_true")
-    try: a = pp.parse_args(args)
-    except (ValueError, SystemExit): return
-    if cmd == "report": check_report_inputs(a.predictions, a.templates); return
-    if a.examples is None: return
-    from spbias.probe import DEFAULT_PROMPT
-    prompt = DEFAULT_PROMPT if a.prompt is None else a.prompt.replace("\\n", "\n").replace("\\t", "\t")
-    check_predict_inputs(a.examples, prompt, a.prompt_run, a.seed, a.templates)
-
 # %% ../nbs/21_apes.ipynb #fb96f7ad
 def main(argv:list[str]|None=None)->int:
     "`spbias apes generate|predict|report`."
@@ -222,7 +197,6 @@ def main(argv:list[str]|None=None)->int:
         except (ImportError, AttributeError) as e:
             print(f"spbias apes {argv[0]}: not available ({e}). Fix: install spbias with its probe module (spbias.probe).", file=sys.stderr)
             return 2
-        _precheck(argv[0], argv[1:])  # its inputs, before the model loads
         return int(fn(argv[1:]) or 0)
     from spbias.cli import HelpFormatter, ArgumentParser
     ap = ArgumentParser(prog="spbias apes", description="APES Yes/No stereotype probes: generate | predict | report.")

@@ -82,7 +82,7 @@ def _main(argv:list[str]|None=None)->int:
         print(f"spbias: command {name!r} is not available in this install ({e}).", file=sys.stderr); return 2
     if name in _COMPILES: enable_compile_cache()
     try:
-        with _one_line_errors(), quiet_warnings(): return int(func(argv[1:]) or 0)
+        with quiet_warnings(): return int(func(argv[1:]) or 0)
     except BrokenPipeError: raise  # not a failure: the reader went away (see `main`)
     except SystemExit as e: return e.code if isinstance(e.code, int) else int(e.code is not None)  # argparse: its message is printed
     except SpbiasError as e:
@@ -108,14 +108,6 @@ def _backend_error(e:RuntimeError)->SpbiasError:
                        "unset JAX_PLATFORMS to let JAX choose a backend this machine has (or set it to one, e.g. cpu), "
                        "or install that backend's JAX plugin (make install ACCEL=cuda|tpu); 'spbias doctor' checks the "
                        "install.")
-
-@contextlib.contextmanager
-def _one_line_errors():
-    "Every argparse parser says a bad command line in one line, as `ArgumentParser` does (for parsers not built with it)."
-    error = argparse.ArgumentParser.error
-    argparse.ArgumentParser.error = lambda self, message: self.exit(2, one_line_error(self.prog, message))
-    try: yield
-    finally: argparse.ArgumentParser.error = error
 
 # %% ../nbs/99_cli.ipynb #b8aca446
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):

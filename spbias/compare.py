@@ -307,10 +307,10 @@ def diff_figure(t:pd.DataFrame, # comparison table (compare_gaps)
 # %% ../nbs/23_compare.ipynb #442e7843
 def main(argv:list[str]|None=None)->int:
     "`spbias compare`: the difference of two sets of prompts' gaps on the same bias set, and McNemar per prompt pair."
-    from spbias.cli import HelpFormatter
+    from spbias.cli import HelpFormatter, ArgumentParser
     from spbias.checks import count, positive_int, check_out, make_room
     from spbias.metrics import ADJUST
-    ap = argparse.ArgumentParser(prog="spbias compare", formatter_class=HelpFormatter,
+    ap = ArgumentParser(prog="spbias compare", formatter_class=HelpFormatter,
                                  description="Difference of gaps A − B (Welch's t, paired bootstrap over templates) "
                                              "and McNemar per prompt pair, for two sets of prompts scored on the "
                                              "same bias set.")

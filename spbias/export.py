@@ -261,10 +261,10 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
 # %% ../nbs/15_export.ipynb #5cc9815c
 def main(argv:list[str]|None=None)->int:
     "spbias export: a run's tuned prompts as PEFT prompt-tuning adapters with model cards."
-    from spbias.cli import HelpFormatter
+    from spbias.cli import HelpFormatter, ArgumentParser
     from spbias.core import parse_seeds
     from spbias.checks import positive_int
-    p = argparse.ArgumentParser(prog="spbias export",
+    p = ArgumentParser(prog="spbias export",
                                 description="Write a run's prompts as Hugging Face PEFT prompt-tuning adapters "
                                 "(adapter_config.json, adapter_model.safetensors, README.md model card, spbias.json).",
                                 formatter_class=HelpFormatter)

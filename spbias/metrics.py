@@ -331,9 +331,9 @@ def _write_tables(tables:list, # (table, path) pairs; a None path: not asked for
 
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
-    from spbias.cli import HelpFormatter
+    from spbias.cli import HelpFormatter, ArgumentParser
     from spbias.checks import count, positive_int
-    ap = argparse.ArgumentParser(prog="spbias gaps",
+    ap = ArgumentParser(prog="spbias gaps",
                                  description="Group-fairness gaps with 95% CIs across tuned prompts.",
                                  formatter_class=HelpFormatter, epilog=coverage_advice())
     ap.add_argument("predictions", nargs="+",
@@ -409,8 +409,8 @@ def read_gaps(path:str|Path, flag:str="gap table")->pd.DataFrame:
 
 def main_table2(argv:list[str]|None=None)->int:
     "`spbias table2`: net count of models with significant gaps per group, dataset and metric."
-    from spbias.cli import HelpFormatter
-    ap = argparse.ArgumentParser(prog="spbias table2", description="The papers' Table 2 from a gap table.",
+    from spbias.cli import HelpFormatter, ArgumentParser
+    ap = ArgumentParser(prog="spbias table2", description="The papers' Table 2 from a gap table.",
                                  formatter_class=HelpFormatter)
     ap.add_argument("gaps", type=Path, help="gap table CSV (spbias gaps)")
     ap.add_argument("--out", type=Path, required=True, help="output CSV")

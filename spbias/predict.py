@@ -390,10 +390,10 @@ def accuracy_table(pred:pd.DataFrame)->pd.DataFrame:
 
 def main(argv:list[str]|None=None)->int:
     "spbias predict: score a bias test set with every seed of a run."
-    from spbias.cli import HelpFormatter
+    from spbias.cli import HelpFormatter, ArgumentParser
     from spbias.checks import positive_int, check_out, make_room
     from spbias.run import check_run
-    p = argparse.ArgumentParser(prog="spbias predict",
+    p = ArgumentParser(prog="spbias predict",
                                 description="Score a test set with every seed of a tuning run, or with PEFT "
                                 "prompt-tuning adapters (--prompt).",
                                 formatter_class=HelpFormatter)

@@ -311,9 +311,9 @@ def _unescape(s:str)->str: return s.replace("\\n", "\n").replace("\\t", "\t")
 
 def main_predict(argv:list[str]|None=None)->int:
     "`spbias apes predict`: P(Yes)/P(No) for each APES example."
-    from spbias.cli import HelpFormatter
+    from spbias.cli import HelpFormatter, ArgumentParser
     from spbias.checks import positive_int
-    ap = argparse.ArgumentParser(prog="spbias apes predict", description="Ask a model each APES statement; write P(Yes), P(No), prediction, confidence.", formatter_class=HelpFormatter)
+    ap = ArgumentParser(prog="spbias apes predict", description="Ask a model each APES statement; write P(Yes), P(No), prediction, confidence.", formatter_class=HelpFormatter)
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--model", help="local model: smollm2, a HF folder, a .gguf file or a hub id (this or --hosted)")
     src.add_argument("--hosted", metavar="NAME", help="model name at the OpenAI-compatible endpoint in $SPBIAS_OPENAI_BASE_URL (this or --model)")
@@ -331,11 +331,13 @@ def main_predict(argv:list[str]|None=None)->int:
     ap.add_argument("--requests-per-s", type=float, default=None, help="hosted rate limit in requests per second (default: none, no limit)")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
+    from spbias.apes import check_predict_inputs
+    check_predict_inputs(a.examples, _unescape(a.prompt), a.prompt_run, a.seed, a.templates)  # before anything loads
     from spbias.checks import check_out, check_input_file, make_room
     from spbias.run import check_run
     check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet"))
     check_input_file(a.examples, "--examples", "the CSV written by `spbias apes generate`")
-    if a.prompt_run: check_run(a.prompt_run, "--prompt-run", scoring=False)
+    run_config = check_run(a.prompt_run, "--prompt-run", scoring=False) if a.prompt_run else None
     if a.mesh is not None:  # checked before anything loads
         if a.hosted: raise SpbiasError("--mesh needs a local model.", "drop --mesh, or use --model.")
         from spbias.models import parse_mesh
@@ -358,8 +360,8 @@ def main_predict(argv:list[str]|None=None)->int:
             print(mesh_note(mesh, 1))
         soft = None
         if a.prompt_run:
-            from spbias.predict import load_run, check_model
-            check_model(load_run(a.prompt_run)[0], model, cfg, a.allow_model_mismatch, a.prompt_run)
+            from spbias.predict import check_model
+            check_model(run_config, model, cfg, a.allow_model_mismatch, a.prompt_run)  # the config read above
             soft, seed = load_soft_prompt(a.prompt_run, a.seed)
             if soft.shape[1] != cfg.embed_dim:
                 raise SpbiasError(f"the soft prompt of {a.prompt_run} is {soft.shape[1]} wide but {a.model} embeds in {cfg.embed_dim}.",
@@ -374,21 +376,19 @@ def main_predict(argv:list[str]|None=None)->int:
 
 def main_report(argv:list[str]|None=None)->int:
     "`spbias apes report`: error rates, robustness and figures from a predictions CSV."
-    from spbias.cli import HelpFormatter
-    ap = argparse.ArgumentParser(prog="spbias apes report", description="Error rates per domain, robustness to negation, figures.", formatter_class=HelpFormatter)
+    from spbias.cli import HelpFormatter, ArgumentParser
+    ap = ArgumentParser(prog="spbias apes report", description="Error rates per domain, robustness to negation, figures.", formatter_class=HelpFormatter)
     ap.add_argument("predictions", help="CSV written by `spbias apes predict`")
     ap.add_argument("--out", required=True, help="report folder")
     ap.add_argument("--templates", default=None, help="templates CSV, for domains when the predictions have none (default: none)")
     ap.add_argument("--domain-by", default=None, help="a column to use as the domain, e.g. class_1 (default: the domain column, else the templates')")
     ap.add_argument("--force", action="store_true", help="move an existing --out folder aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
-    from spbias.checks import check_out, check_input_file, make_room
-    check_out(a.out, a.force, kind="folder"); check_input_file(a.predictions, "PREDICTIONS", "the CSV written by `spbias apes predict`")
-    if not Path(a.predictions).exists(): raise SpbiasError(f"predictions file {a.predictions} does not exist.", "run `spbias apes predict` first.")
-    pred = load_table(a.predictions, keep_default_na=False, na_values={"confidence": [""], "p_yes": [""], "p_no": [""]})
+    from spbias.apes import check_report_inputs
+    from spbias.checks import check_out, make_room
+    pred = check_report_inputs(a.predictions, a.templates)  # read once: the file, its columns and values, --templates
+    check_out(a.out, a.force, kind="folder")
     pred = with_domain(pred, a.templates, a.domain_by)
-    missing = [c for c in ("label", "prediction") if c not in pred]
-    if missing: raise SpbiasError(f"PREDICTIONS {a.predictions} lacks the column(s) {missing}.", "pass the CSV written by `spbias apes predict`.")
     make_room([a.out]); errs = write_report(pred, a.out)
     print(errs.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     if "negated" not in pred:

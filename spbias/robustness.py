@@ -191,10 +191,10 @@ def parse_label(text:str)->tuple[str, str]:
 
 def main(argv:list[str]|None=None)->int:
     "`spbias robustness`: which gaps survive the choices behind them."
-    from spbias.cli import HelpFormatter
+    from spbias.cli import HelpFormatter, ArgumentParser
     from spbias.checks import count, positive_int, check_out, make_room
     from spbias.metrics import ADJUST
-    ap = argparse.ArgumentParser(prog="spbias robustness", formatter_class=HelpFormatter,
+    ap = ArgumentParser(prog="spbias robustness", formatter_class=HelpFormatter,
                                  description="Per gap: sign agreement across prompts, spread across prompts and "
                                              "templates, significance under each interval method, agreement with "
                                              "labelled inputs; rank stability; survives.")

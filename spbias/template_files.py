@@ -155,8 +155,8 @@ def _list(ids:list[str],
 
 def main(argv:list[str]|None=None)->int:
     "`spbias templates czarnowska|ours|ns-prompts|regard|FILE.csv`: write a bias set TSV."
-    from spbias.cli import HelpFormatter
-    ap = argparse.ArgumentParser(prog="spbias templates",
+    from spbias.cli import HelpFormatter, ArgumentParser
+    ap = ArgumentParser(prog="spbias templates",
                                  description="Generate a bias test set from templates and lexicons.",
                                  formatter_class=HelpFormatter)
     ap.add_argument("which",

@@ -275,8 +275,8 @@ def check_parity(spec, # a Hugging Face folder or .gguf file (anything `spbias.p
 def main_parity(argv:list[str]|None=None)->int:
     "`spbias parity DIR`: our logits and next-token probabilities against transformers' for a checkpoint; exit 1 beyond tolerance."
     import argparse, sys
-    from spbias.cli import HelpFormatter
-    ap = argparse.ArgumentParser(prog="spbias parity", formatter_class=HelpFormatter,
+    from spbias.cli import HelpFormatter, ArgumentParser
+    ap = ArgumentParser(prog="spbias parity", formatter_class=HelpFormatter,
                                  description="Compare spbias's logits and next-token probabilities with transformers' (PyTorch, CPU) on the same checkpoint.")
     ap.add_argument("model", help="a Hugging Face model folder (or a .gguf file transformers reads)")
     ap.add_argument("--dtype", action="append", choices=("float32", "bfloat16"), default=None,
