@@ -345,16 +345,11 @@ def load_run(run_dir:str|Path, # a folder written by spbias.tune
     run_dir = Path(run_dir)
     if not (run_dir/CONFIG).exists():
         raise SpbiasError(f"{run_dir} is not a run folder (no config.json).", "pass a folder written by `spbias tune`.")
-    config = check_run(run_dir, flag, scoring=False)  # one reader: every file checked (values too) before use
+    config, found = _read_run(run_dir, flag, scoring=False)  # one reader: every file checked (values too), read once
     if "run_id" not in config:  # a run folder from before run ids: an id from its whole config, marked as such
         blob = json.dumps(dict(run=config["run"], model_fingerprint=config.get("model_fingerprint")), sort_keys=True)
         config["run_id"] = "legacy-" + hashlib.sha256(blob.encode()).hexdigest()[:16]
-    seeds = []
-    for s in config["run"]["seeds"]:
-        d = seed_dir(run_dir, s)
-        if (d/SUMMARY).exists() and (d/PROMPT).exists():
-            seeds.append(dict(seed=s, embeddings=np.load(d/PROMPT)["embeddings"],
-                              summary=json.loads((d/SUMMARY).read_text())))
+    seeds = [dict(seed=s, embeddings=f[0], summary=f[1]) for s, f in found.items() if f is not None]
     if not seeds:
         raise SpbiasError(f"{run_dir} holds no finished seed.",
                           "let the run finish, or resume it with `spbias tune ... --resume`.")
@@ -383,11 +378,11 @@ def _json_file(p:Path, flag:str, fix:str):
         raise SpbiasError(f"{flag}: {p} holds a JSON {type(obj).__name__}, not an object.", fix)
     return obj
 
-def check_run(run_dir:str|Path, # a run folder written by `spbias tune`
+def _read_run(run_dir:str|Path, # a run folder written by `spbias tune`
               flag:str="--run",
               scoring:bool=True # also the model, dataset and label token ids that scoring a bias set needs
              )->dict:
-    "Check a run folder before a model loads: its config, and per seed its summary, prompt and metrics."
+    "A run folder read and checked: its config, and per seed its (embeddings, summary) where both are there."
     d = Path(run_dir)
     damaged = f"the run folder is damaged: tune it again (spbias tune ... --out {d} --force moves it aside first)."
     if not d.exists(): raise SpbiasError(f"{flag} {d} does not exist.", "pass a run folder written by `spbias tune`.")
@@ -407,8 +402,14 @@ def check_run(run_dir:str|Path, # a run folder written by `spbias tune`
     if scoring and not (isinstance(ids, list) and len(ids) == 3 and all(isinstance(i, int) for i in ids)):
         raise SpbiasError(f"{flag}: {d/CONFIG} lacks the three label_token_ids.", damaged)
     _check_run_id(d, config, flag)
-    for s in run["seeds"]: _check_seed(seed_dir(d, s), s, config, flag, damaged)
-    return config
+    return config, {s: _check_seed(seed_dir(d, s), s, config, flag, damaged) for s in run["seeds"]}
+
+def check_run(run_dir:str|Path, # a run folder written by `spbias tune`
+              flag:str="--run",
+              scoring:bool=True # also the model, dataset and label token ids that scoring a bias set needs
+             )->dict:
+    "Check a run folder before a model loads: its config, and per seed its summary, prompt and metrics."
+    return _read_run(run_dir, flag, scoring)[0]
 
 def _check_run_id(d:Path, config:dict, flag:str):
     "Refuse a config.json edited after tuning: its run id no longer what its identity, fingerprint and table give."
@@ -421,8 +422,9 @@ def _check_run_id(d:Path, config:dict, flag:str):
                           f"restore the run's config.json, or tune the changed run into another folder "
                           f"(spbias tune ... --out NEW).")
 
-def _check_seed(sd:Path, seed:int, config:dict, flag:str, damaged:str):
-    "One seed's summary.json, prompt.npz and metrics.jsonl, when present: readable and consistent."
+def _check_seed(sd:Path, seed:int, config:dict, flag:str, damaged:str)->tuple|None:
+    "One seed's summary.json, prompt.npz and metrics.jsonl checked; (embeddings, summary) when both are there."
+    sm = emb = None
     steps = []
     if (sd/METRICS).is_file():
         for k, line in enumerate((sd/METRICS).read_bytes().splitlines(), 1):
@@ -455,3 +457,4 @@ def _check_seed(sd:Path, seed:int, config:dict, flag:str, damaged:str):
         if len(shape) != 2 or (n is not None and shape[0] != n) or (width is not None and shape[1] != width):
             raise SpbiasError(f"{flag}: {sd/PROMPT} holds embeddings of shape {shape}, and the run's config says "
                               f"[{n}, {width}].", damaged)
+    return None if sm is None or emb is None else (emb, sm)   # a finished seed: both files there
