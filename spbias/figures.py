@@ -12,10 +12,11 @@ from .core import SpbiasError, atomic_write_text
 from .metrics import GAP_COLUMNS, CI_METHODS, interval, ci_method, method_note
 
 # %% auto #0
-__all__ = ['ATTRIBUTES', 'METRIC_NAMES', 'MARKERS', 'RUN_COLUMNS', 'attribute_name', 'model_name', 'dataset_order', 'model_order',
-           'synthetic_gaps', 'significance_legend', 'near_chance', 'gap_figure', 'save_figure', 'gap_heatmap',
-           'markdown_table', 'write_table', 'read_runs', 'mean_ci', 'top_k', 'choose_hparams', 'accuracy_table',
-           'chosen_predictions', 'largest_gaps', 'describe_gap']
+__all__ = ['ATTRIBUTES', 'METRIC_NAMES', 'QUANTILE_NAMES', 'MARKERS', 'RUN_COLUMNS', 'attribute_name', 'model_name',
+           'dataset_order', 'model_order', 'binned_group_labels', 'layout_group_labels', 'group_label',
+           'synthetic_gaps', 'significance_legend', 'near_chance', 'rate_name', 'panel_note', 'gap_figure',
+           'save_figure', 'gap_heatmap', 'markdown_table', 'write_table', 'read_runs', 'mean_ci', 'top_k',
+           'choose_hparams', 'accuracy_table', 'chosen_predictions', 'largest_gaps', 'describe_gap']
 
 # %% ../nbs/41_figures.ipynb #208156fe
 ATTRIBUTES = {"grouped_age": "Age", "grouped_disability": "Disability", "grouped_gender": "Gender",
@@ -47,6 +48,48 @@ def model_order(models)->list[str]:
         n = model_name(m).lower()
         return (re.split(r"[-_]?\d", n, maxsplit=1)[0], _size(n), n)
     return sorted(dict.fromkeys(models), key=key)
+
+# %% ../nbs/41_figures.ipynb #9d0c3c09
+QUANTILE_NAMES = {2: "half", 3: "tercile", 4: "quartile", 5: "quintile", 6: "sextile", 10: "decile"}
+
+def binned_group_labels(group_by:dict # a layout attribute's `group_by`: column, quantiles, labels, order
+                       )->dict[str, str]:
+    "Readable names of the groups a layout makes by binning a column: `6q` -> `GDP PPP sextile 6 (highest)`."
+    q = int(group_by.get("quantiles", 6)); ids = list(group_by.get("labels") or [f"{i}q" for i in range(1, q + 1)])
+    what, kind = str(group_by["column"]).replace("_", " "), QUANTILE_NAMES.get(q, f"{q}-quantile")
+    out = {}
+    for i, g in enumerate(ids):   # as templates.load_lexicon bins: "descending" gives the first id the highest bin
+        k = i + 1 if group_by.get("order", "ascending") != "descending" else q - i
+        out[g] = f"{what} {kind} {k}" + (" (lowest)" if k == 1 else " (highest)" if k == q else "")
+    return out
+
+def layout_group_labels(layouts:list|None=None # template layouts (default: ours, data/templates, then Czarnowska's)
+                       )->dict[str, dict[str, str]]:
+    "Per category, readable names of the groups layouts make by binning a column (the first layout of a category wins)."
+    from spbias import templates as T
+    if layouts is None:
+        layouts = [T.CZARNOWSKA_LAYOUT]
+        try: layouts.insert(0, T.load_layout(T.project_data_dir()/"templates", T.ours_layout()))
+        except SpbiasError: pass   # no data folder (an installed wheel without it): Czarnowska's layout alone
+    out = {}
+    for lay in layouts:
+        for spec in lay.get("attributes", {}).values():
+            if "group_by" in spec and "category" in spec:
+                out.setdefault(spec["category"], binned_group_labels(spec["group_by"]))
+    return out
+
+_LAYOUT_LABELS = None
+
+def group_label(group, # a group id of a gap table or predictions, e.g. `cerebral_palsy`, `6q`
+                category:str|None=None # its category (None: any category that names the id)
+               )->str:
+    "A group id as people read it: a binned group by its bin (from the layout), others with spaces for underscores."
+    global _LAYOUT_LABELS
+    if _LAYOUT_LABELS is None: _LAYOUT_LABELS = layout_group_labels()
+    g = str(group)
+    for cat, names in _LAYOUT_LABELS.items():
+        if (category is None or cat == category) and g in names: return names[g]
+    return g.replace("_", " ")
 
 # %% ../nbs/41_figures.ipynb #0a824748
 def synthetic_gaps(seed:int=0, models=("facebook/opt-125m", "facebook/opt-350m", "huggyllama/llama-7b"),
@@ -105,13 +148,40 @@ def _style():
     sns.set_theme(context="paper", style="whitegrid", palette="colorblind", font_scale=1.25)
     return sns.color_palette("colorblind")
 
+def rate_name(metric:str)->tuple[str, str]:
+    "What a metric measures, and what a sentence its denominator counts is, in words."
+    cls, _, kind = metric.rpartition("_")
+    if kind == "FPR":
+        return (f"share of the sentences not labelled {cls} that are called {cls}",
+                f"sentence with a label other than {cls}")
+    if kind == "TPR": return f"share of the sentences labelled {cls} that are called {cls}", f"sentence labelled {cls}"
+    return ("share of the sentences labelled correctly", "sentence") if metric == "accuracy" else (metric, "sentence")
+
+def panel_note(sub:pd.DataFrame, # the gap rows of one panel (one metric, one tuning set)
+               metric:str)->str|None:
+    "Why a panel has nothing to compare, or None: every gap NaN (the rate has no denominator) or 0 in every prompt."
+    name = f"{metric.replace('_', ' ')} ({rate_name(metric)[0]})"
+    if sub.empty: return f"No {metric.replace('_', ' ')} gap in the table for this panel."
+    if sub.gap_mean.isna().all():
+        return (f"No gap: the {name} is undefined for every group, as this attribute has no "
+                f"{rate_name(metric)[1]} (the rate's denominator is 0).")
+    width = (sub.ci_high - sub.ci_low).abs()
+    if (sub.gap_mean.abs() < 1e-12).all() and ((width < 1e-12) | width.isna()).all():
+        v = sub.value_mean.round(9).unique() if "value_mean" in sub else []
+        n = int(sub.n_runs.max())
+        where = f"each of the {n} prompts" if n > 1 else "its one prompt"
+        mean = f", {v[0]:.3f} on average" if len(v) == 1 else ""
+        return (f"All gaps are 0: in {where} every group has the same {name}{mean}, "
+                "so no group differs from the attribute's centroid.")
+    return None
+
 def gap_figure(gaps:pd.DataFrame, # gap table
                category:str, # e.g. "grouped_sexuality"
                metrics=("positive_FPR", "negative_FPR"), # one row of panels each
                datasets=None, # tuning sets, one column each (default: all in the table)
                near_chance=()): # tuning sets whose prompts answer near chance: their panels say so
     "The papers' figure for one attribute: gap per group, one marker per model with its 95% CI; the caption states method and n."
-    import matplotlib.pyplot as plt
+    import textwrap, matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
     colours = _style()
     what_filled = significance_legend(gaps, category)
@@ -120,8 +190,8 @@ def gap_figure(gaps:pd.DataFrame, # gap table
                                   f"use one of the table's categories: {sorted(gaps.category.unique())}.")
     datasets = list(datasets or dataset_order(g.dataset))
     models, groups = model_order(g.model), sorted(g.group.unique())
-    fig, axes = plt.subplots(len(metrics), len(datasets), squeeze=False, sharey=True, sharex="row",
-                             figsize=(3.6*len(datasets) + 1.5, 0.42*len(groups)*len(metrics) + 1.6))
+    fig, axes = plt.subplots(len(metrics), len(datasets), squeeze=False, sharey=True, sharex=True,   # one x scale
+                             figsize=(3.6*len(datasets) + 2.5, 0.42*len(groups)*len(metrics) + 1.1*len(metrics) + 0.6))
     step = 0.7 / max(len(models), 1)
     for r, met in enumerate(metrics):
         for c, ds in enumerate(datasets):
@@ -139,11 +209,15 @@ def gap_figure(gaps:pd.DataFrame, # gap table
                     ax.scatter(sub.gap_mean[sel], y[sel], marker=MARKERS[k % len(MARKERS)], s=36, zorder=3,
                                color=col if filled else "white", edgecolor=col, linewidths=1.2,
                                )
-            ax.set_yticks(np.arange(len(groups)), groups)
+            note = panel_note(g[(g.metric == met) & (g.dataset == ds)], met)
+            if note: ax.text(0.5, 0.5, textwrap.fill(note, 44), transform=ax.transAxes, ha="center", va="center",
+                             fontsize="small", zorder=5, bbox=dict(boxstyle="round", fc="white", ec="0.6", alpha=0.95))
+            ax.set_yticks(np.arange(len(groups)), [group_label(x, category) for x in groups])
             if r == 0 and c == 0: ax.invert_yaxis()  # shared y: once inverts all panels
             ax.set_title(f"{METRIC_NAMES.get(met, met)} · tuned on {ds}" + ("\n(prompts near chance)" if ds in near_chance else ""))
             ax.xaxis.set_major_locator(MaxNLocator(nbins=4))   # few x ticks: their labels never overlap in a narrow panel
-            ax.set_xlabel(METRIC_NAMES.get(met, met) if r == len(metrics) - 1 else "")
+            ax.set_xlabel(f"{METRIC_NAMES.get(met, met)} (group − centroid)")   # every panel says what its x axis is
+            ax.tick_params(labelbottom=True)                                       # and shows its scale
     handles = [plt.Line2D([], [], marker=MARKERS[k % len(MARKERS)], color=colours[k % len(colours)], ls="", markersize=7,
                           label=model_name(m)) for k, m in enumerate(models)]
     handles.append(plt.Line2D([], [], marker="o", color="0.4", ls="", markersize=7, label=what_filled))
@@ -169,27 +243,34 @@ def save_figure(fig, folder:str|Path, stem:str, dpi:int=150)->list[Path]:
 # %% ../nbs/41_figures.ipynb #488f6c97
 def gap_heatmap(gaps:pd.DataFrame, category:str, metrics=("positive_FPR", "negative_FPR"), datasets=None):
     "Heatmap of mean gaps, groups × models, one panel per metric and tuning set; `*` = significant."
-    import matplotlib.pyplot as plt, seaborn as sns
+    import textwrap, matplotlib.pyplot as plt, seaborn as sns
     _style()
     g = gaps[(gaps.category == category) & gaps.metric.isin(metrics)]
     if g.empty: raise SpbiasError(f"no gaps for category {category!r}.", f"use one of: {sorted(gaps.category.unique())}.")
     datasets = list(datasets or dataset_order(g.dataset))
     models, groups = model_order(g.model), sorted(g.group.unique())
-    vmax = float(np.nanmax(np.abs(g.gap_mean))) or 1.0
+    vmax = (float(np.nanmax(np.abs(g.gap_mean))) if g.gap_mean.notna().any() else 0.0) or 1.0
+    notes = []   # panels with nothing to compare, said under the figure
     fig, axes = plt.subplots(len(metrics), len(datasets), squeeze=False,
-                             figsize=(1.0*len(models)*len(datasets) + 3, 0.4*len(groups)*len(metrics) + 1.5))
+                             figsize=(1.0*len(models)*len(datasets) + 3,
+                                      0.4*len(groups)*len(metrics) + 1.2*len(metrics) + 0.6))
     for r, met in enumerate(metrics):
         for c, ds in enumerate(datasets):
             s = g[(g.metric == met) & (g.dataset == ds)]
             val = s.pivot_table(index="group", columns="model", values="gap_mean", aggfunc="first").reindex(index=groups, columns=models)
             sig = s.pivot_table(index="group", columns="model", values="significance", aggfunc="first").reindex(index=groups, columns=models)
             ann = val.map(lambda v: "" if pd.isna(v) else f"{v:+.2f}") + sig.map(lambda v: "*" if v in (1, -1) else "")
-            sns.heatmap(val.rename(columns=model_name), ax=axes[r, c], cmap="vlag", center=0, vmin=-vmax, vmax=vmax,
-                        annot=ann.to_numpy(), fmt="", annot_kws={"size": 8}, cbar=c == len(datasets) - 1, linewidths=0.5)
-            axes[r, c].set_title(f"{METRIC_NAMES.get(met, met)} · {ds}"); axes[r, c].set_xlabel(""); axes[r, c].set_ylabel("")
+            note = panel_note(s, met)
+            if note: notes.append(textwrap.fill(f"{METRIC_NAMES.get(met, met)} · {ds}: {note}", 110))
+            sns.heatmap(val.rename(index=lambda x: group_label(x, category), columns=model_name), ax=axes[r, c],
+                        cmap="vlag", center=0, vmin=-vmax, vmax=vmax, annot=ann.to_numpy(), fmt="",
+                        annot_kws={"size": 8},
+                        cbar=c == len(datasets) - 1, linewidths=0.5)
+            axes[r, c].set(title=f"{METRIC_NAMES.get(met, met)} · {ds}", xlabel="model", ylabel="")
+            axes[r, c].tick_params(axis="y", rotation=0)   # seaborn turns crowded group names upright, over each other
     fig.suptitle(f"{attribute_name(category)}: mean gap (* = significant)", fontweight="bold")
     fig.tight_layout()
-    fig.text(0.5, 0, method_note(g), ha="center", va="top", fontsize="small", color="0.3")
+    fig.text(0.5, 0, "\n".join([method_note(g)] + notes), ha="center", va="top", fontsize="small", color="0.3")
     return fig
 
 # %% ../nbs/41_figures.ipynb #fb714996
@@ -320,6 +401,7 @@ def describe_gap(r)->str:
     how = f" ({ {'papers': 'normal, as the papers'}.get(how, CI_METHODS.get(how, how))})" if isinstance(how, str) else ""
     adj = getattr(r, "adjust", None)
     adj = f", {adj}-adjusted p = {r.p_adjusted:.3g}" if adj in ("holm", "bh") else ""
-    return (f"{model_name(r.model)} (tuned on {r.dataset}): '{r.group}' ({attribute_name(r.category)}) is "
+    who = f"'{group_label(r.group, r.category)}' ({attribute_name(r.category)})"
+    return (f"{model_name(r.model)} (tuned on {r.dataset}): {who} is "
             f"{what} {more} often than its attribute's centroid: "
             f"gap {r.gap_mean:+.3f}, 95% CI{how} [{r.ci_low:+.3f}, {r.ci_high:+.3f}]{adj}, {int(r.n_runs)} prompts")
