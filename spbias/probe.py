@@ -13,7 +13,8 @@ from .core import SpbiasError, atomic_write_text, atomic_write_json, save_table,
 __all__ = ['DEFAULT_PROMPT', 'PRED_COLUMNS', 'split_prompt', 'answer_variants', 'yes_no_token_ids', 'next_token_scores',
            'shared_prefix', 'encode_rows', 'load_soft_prompt', 'statements', 'with_answers', 'probe_local',
            'probe_hosted', 'template_domains', 'with_domain', 'template_error_rates', 'error_rates', 'negation_pairs',
-           'robustness', 'plot_pair_differences', 'plot_bubbles', 'write_report', 'main_predict', 'main_report']
+           'robustness', 'plot_pair_differences', 'bubble_figure', 'plot_bubbles', 'write_report', 'main_predict',
+           'main_report']
 
 # %% ../nbs/30_probe.ipynb #5ae42a33
 def split_prompt(template:str, # e.g. "Q: {statement}\nA:"
@@ -268,25 +269,33 @@ def plot_pair_differences(pairs:pd.DataFrame, path:str|Path)->Path:
     fig.savefig(path, dpi=130); plt.close(fig)
     return path
 
-def plot_bubbles(pred:pd.DataFrame, path:str|Path)->Path:
-    "Bubble plot: share of correct/incorrect answers per domain, original vs negated (PNG)."
+def bubble_figure(pred:pd.DataFrame # predictions table with domain, label, prediction (and negated)
+                 ):
+    "Bubbles of the share of correct/incorrect answers per domain, original vs negated, each labelled with its count."
     import matplotlib; matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     df = pred.assign(correct=~_errors(pred), negated=_negated(pred))
     cols = [(False, True), (False, False), (True, True), (True, False)]
     names = ["original\ncorrect", "original\nincorrect", "negated\ncorrect", "negated\nincorrect"]
     doms = sorted(df.domain.unique())
-    fig, ax = plt.subplots(figsize=(6.5, 1.2 + 0.7 * len(doms)))
+    fig, ax = plt.subplots(figsize=(6.5, 1.5 + 0.8 * len(doms)))
     for y, d in enumerate(doms):
         for x, (neg, ok) in enumerate(cols):
             g = df[(df.domain == d) & (df.negated == neg)]
             if not len(g): continue
-            share = float((g.correct == ok).mean())
+            k = int((g.correct == ok).sum()); share = k / len(g)
             ax.scatter(x, y, s=2000 * share, color="tab:green" if ok else "tab:red", alpha=0.5, edgecolor="k", lw=0.5)
-            ax.annotate(f"{share:.0%}", (x, y), ha="center", va="center", fontsize=8)
-    ax.set(xticks=range(4), xticklabels=names, yticks=range(len(doms)), yticklabels=doms, xlim=(-0.6, 3.6), ylim=(-0.6, len(doms) - 0.4),
-           title="Correct and incorrect answers per domain")
-    fig.tight_layout(); path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+            ax.annotate(f"{share:.0%}\n{k} of {len(g)}", (x, y), ha="center", va="center", fontsize=8)
+    ax.set(xticks=range(4), xticklabels=names, yticks=range(len(doms)), yticklabels=doms, xlim=(-0.6, 3.6),
+           ylim=(-0.6, len(doms) - 0.4))
+    ax.set_title("Correct and incorrect answers per domain\n(share, and count of examples)")
+    fig.tight_layout()
+    return fig
+
+def plot_bubbles(pred:pd.DataFrame, path:str|Path)->Path:
+    "Bubble plot: share (and count) of correct/incorrect answers per domain, original vs negated (PNG)."
+    import matplotlib.pyplot as plt
+    fig = bubble_figure(pred); path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=130); plt.close(fig)
     return path
 
