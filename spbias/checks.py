@@ -88,17 +88,20 @@ def make_room(paths:list, # outputs already passed by `check_out`
     return moved
 
 # %% ../nbs/16_checks.ipynb #1abfc819
-def write_outputs(outputs:list, # (path, write) pairs: `write(path)` writes that output; a None path: not asked for
+def write_outputs(outputs:list, # (path, write) pairs: `write(path)` writes that output; a None path: not asked for;
+                  # a list of paths: the files one write makes (a figure's .png and .pdf), `write` given the first
                   log=print)->list[Path]:
     ("Move the old outputs aside (`make_room`), then write each; on a full disk (or any OSError) undo: the outputs "
      "written removed, the old ones put back, and one line that says so. The paths written.")
-    outputs = [(Path(p), write) for p, write in outputs if p is not None]
-    olds = [p for p, _ in outputs if p.exists()]
+    outputs = [([Path(q) for q in (p if isinstance(p, (list, tuple)) else [p])], write) for p, write in outputs
+               if p is not None]
+    olds = [q for ps, _ in outputs for q in ps if q.exists()]
     moved, written = list(zip(olds, make_room(olds, log))), []
-    for p, write in outputs:
-        try: write(p); written.append(p)
+    for ps, write in outputs:
+        p = ps[0]
+        try: write(p); written += ps
         except OSError as e:
-            for w in written: w.unlink(missing_ok=True)
+            for w in written + ps: w.unlink(missing_ok=True)   # the failed write's own files too
             for old, aside in moved: os.replace(aside, old)
             full = e.errno == errno.ENOSPC
             why = "the disk is full" if full else (e.strerror or str(e))

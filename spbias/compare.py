@@ -29,8 +29,11 @@ def keep_selected(preds:pd.DataFrame, select:dict|str|None)->pd.DataFrame:
 def load_side(paths, # files, folders or patterns (load_predictions)
               side:str="A", # the side's name in messages
               top_k:int|None=5, select:dict|str|None=None)->pd.DataFrame:
-    "One side of a comparison: its top-k prompts' predictions of the selected groups, one model and tuning set."
-    preds = keep_selected(top_runs(load_predictions(paths), top_k), select)
+    ("One side of a comparison: its top-k prompts' predictions of the selected groups (per template set, as `spbias gaps`"
+     " chooses them), one model and tuning set.")
+    preds = load_predictions(paths)
+    preds = pd.concat([keep_selected(top_runs(p, top_k), select) for _, p in
+                       (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)])], ignore_index=True)
     combos = preds[["model", "dataset"]].drop_duplicates()
     if len(combos) > 1:
         names = ", ".join(f"{m}/{d}" for m, d in combos.itertuples(index=False))
@@ -341,7 +344,7 @@ def diff_figure(t:pd.DataFrame, # comparison table (compare_gaps)
 def main(argv:list[str]|None=None)->int:
     "`spbias compare`: the difference of two sets of prompts' gaps on the same bias set, and McNemar per prompt pair."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import count, positive_int, check_out, make_room
+    from spbias.checks import count, positive_int, check_out, write_outputs
     from spbias.metrics import ADJUST
     ap = ArgumentParser(prog="spbias compare", formatter_class=HelpFormatter,
                                  description="Difference of gaps A − B (Welch's t, paired bootstrap over templates) "
@@ -391,12 +394,10 @@ def main(argv:list[str]|None=None)->int:
     t = compare_gaps(pa, pb, names, a.centroid, adjust=a.adjust, family=a.family, n_boot=a.n_boot,
                      boot_seed=a.boot_seed)
     mc = mcnemar_pairs(pa, pb, names, a.pairs, a.adjust)
-    make_room([a.out, a.mcnemar] + figs)
-    save_table(t, a.out)
-    if a.mcnemar: save_table(mc, a.mcnemar)
-    if a.figure:
-        from spbias.figures import save_figure
-        save_figure(diff_figure(t, fig_metrics), a.figure.parent, a.figure.stem)
+    from spbias.figures import save_figure
+    fig = diff_figure(t, fig_metrics) if a.figure else None
+    write_outputs([(a.out, lambda p: save_table(t, p)), (a.mcnemar, lambda p: save_table(mc, p)),   # a full disk:
+                   (figs or None, lambda p: save_figure(fig, p.parent, p.stem))])                  # the old ones back
     print(f"wrote {len(t)} rows to {a.out}: {names[0]} ({pa.run.nunique()} prompts) − "
           f"{names[1]} ({pb.run.nunique()} prompts)")
     for m, g in t.groupby("method", sort=False):

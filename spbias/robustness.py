@@ -215,7 +215,7 @@ def parse_label(text:str)->tuple[str, str]:
 def main(argv:list[str]|None=None)->int:
     "`spbias robustness`: which gaps survive the choices behind them."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import count, positive_int, check_out, make_room
+    from spbias.checks import count, positive_int, check_out, write_outputs
     from spbias.metrics import ADJUST
     ap = ArgumentParser(prog="spbias robustness", formatter_class=HelpFormatter,
                                  description="Per gap: sign agreement across prompts, spread across prompts and "
@@ -254,11 +254,10 @@ def main(argv:list[str]|None=None)->int:
     labelled = {k: load_predictions(v) for k, v in labels.items()}
     t = robustness_table(preds, labelled, a.top_k, a.centroid, a.select, a.ci, a.adjust, a.family, a.min_agreement,
                          a.n_boot, a.boot_seed)
-    make_room([a.out] + figs)
-    save_table(t, a.out)
-    if a.figure:
-        from spbias.figures import save_figure
-        save_figure(survival_heatmap(t), a.figure.parent, a.figure.stem)
+    from spbias.figures import save_figure
+    fig = survival_heatmap(t) if a.figure else None
+    write_outputs([(a.out, lambda p: save_table(t, p)),   # a full disk: one line, the old outputs back
+                   (figs or None, lambda p: save_figure(fig, p.parent, p.stem))])
     print(f"wrote {len(t)} gaps to {a.out}: {int(t.survives.sum())} survive ({robustness_note(t)})")
     for ci in CI_ORDER: print(f"  significant under {ci}: {int((t[f'sig_{ci}'] != 0).sum())}")
     return 0
