@@ -4,13 +4,14 @@
 
 # %% ../nbs/16_checks.ipynb #b1c5d8a8
 from __future__ import annotations
-import argparse, os, sys
+import argparse, errno, os, sys
 from pathlib import Path
 from .core import SpbiasError, move_aside, table_format, TABLE_FORMATS, load_table
 
 
 # %% auto #0
-__all__ = ['positive_int', 'count', 'warn', 'check_out', 'make_room', 'check_utf8', 'check_input_file', 'load_table_or_fail']
+__all__ = ['positive_int', 'count', 'warn', 'check_out', 'make_room', 'write_outputs', 'check_utf8', 'check_input_file',
+           'load_table_or_fail']
 
 # %% ../nbs/16_checks.ipynb #4de1edea
 _WARNED:set = set()
@@ -85,6 +86,30 @@ def make_room(paths:list, # outputs already passed by `check_out`
         if p is None or not Path(p).exists() or (Path(p).is_dir() and not any(Path(p).iterdir())): continue
         moved.append(move_aside(p)); log(f"--force: moved the old {p} aside to {moved[-1]}")
     return moved
+
+# %% ../nbs/16_checks.ipynb #1abfc819
+def write_outputs(outputs:list, # (path, write) pairs: `write(path)` writes that output; a None path: not asked for;
+                  # a list of paths: the files one write makes (a figure's .png and .pdf), `write` given the first
+                  log=print)->list[Path]:
+    ("Move the old outputs aside (`make_room`), then write each; on a full disk (or any OSError) undo: the outputs "
+     "written removed, the old ones put back, and one line that says so. The paths written.")
+    outputs = [([Path(q) for q in (p if isinstance(p, (list, tuple)) else [p])], write) for p, write in outputs
+               if p is not None]
+    olds = [q for ps, _ in outputs for q in ps if q.exists()]
+    moved, written = list(zip(olds, make_room(olds, log))), []
+    for ps, write in outputs:
+        p = ps[0]
+        try: write(p); written += ps
+        except OSError as e:
+            for w in written + ps: w.unlink(missing_ok=True)   # the failed write's own files too
+            for old, aside in moved: os.replace(aside, old)
+            full = e.errno == errno.ENOSPC
+            why = "the disk is full" if full else (e.strerror or str(e))
+            raise SpbiasError(f"cannot write {p} ({why}); nothing was written"
+                              + (", and the old files are back in place." if moved else "."),
+                              "free some space, or choose an --out on another disk, and rerun." if full
+                              else "check the folder and rerun.") from None
+    return written
 
 # %% ../nbs/16_checks.ipynb #af04e047
 def check_utf8(data:bytes, # the file's bytes (decompressed where it is a .gz)

@@ -10,12 +10,13 @@ import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
 from .metrics import (METRICS, FAMILIES, ALPHA, SD_TINY, load_predictions, top_runs, group_metrics, select_groups,
                             run_gaps, template_counts, resampled_gaps, bootstrap_p, adjust_pvalues,
-                            significance, _draws)
+                            significance, read_selection, _draws)
 
 # %% auto #0
 __all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKERS', 'METHOD_TEXT', 'keep_selected', 'load_side',
-           'row_keys', 'check_same_rows', 'side_gaps', 'welch_diff', 'bootstrap_diff', 'family_columns', 'adjust_table',
-           'compare_gaps', 'ranked_prompts', 'prompt_pairs', 'mcnemar_pairs', 'compare_note', 'diff_figure', 'main']
+           'row_keys', 'check_same_rows', 'side_sets', 'per_set', 'side_gaps', 'welch_diff', 'bootstrap_diff',
+           'family_columns', 'adjust_table', 'compare_gaps', 'ranked_prompts', 'prompt_pairs', 'mcnemar_pairs',
+           'compare_note', 'diff_figure', 'main']
 
 # %% ../nbs/23_compare.ipynb #7d6ba1d0
 def keep_selected(preds:pd.DataFrame, select:dict|str|None)->pd.DataFrame:
@@ -28,8 +29,11 @@ def keep_selected(preds:pd.DataFrame, select:dict|str|None)->pd.DataFrame:
 def load_side(paths, # files, folders or patterns (load_predictions)
               side:str="A", # the side's name in messages
               top_k:int|None=5, select:dict|str|None=None)->pd.DataFrame:
-    "One side of a comparison: its top-k prompts' predictions of the selected groups, one model and tuning set."
-    preds = keep_selected(top_runs(load_predictions(paths), top_k), select)
+    ("One side of a comparison: its top-k prompts' predictions of the selected groups (per template set, as `spbias gaps`"
+     " chooses them), one model and tuning set.")
+    preds = load_predictions(paths)
+    preds = pd.concat([keep_selected(top_runs(p, top_k), select) for _, p in
+                       (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)])], ignore_index=True)
     combos = preds[["model", "dataset"]].drop_duplicates()
     if len(combos) > 1:
         names = ", ".join(f"{m}/{d}" for m, d in combos.itertuples(index=False))
@@ -76,6 +80,29 @@ def _refuse(bad, who:str, names:tuple|None=None):
                       f"but not in {y if in_x else x}.",
                       "score both sides on the same bias set (the same `spbias templates` file and attributes), "
                       "or pass only the files of the attributes both hold.")
+
+# %% ../nbs/23_compare.ipynb #14b6985e
+def side_sets(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (load_side)
+              names:tuple=("A", "B"))->list[tuple]:
+    "[(template set, A's rows, B's rows)] per set (`set` column), or [(None, pa, pb)] where neither side has sets."
+    if "set" not in pa and "set" not in pb: return [(None, pa, pb)]
+    sets = [sorted(set(p["set"])) if "set" in p else [""] for p in (pa, pb)]
+    if sets[0] != sets[1]:
+        show = lambda s: ", ".join(x or "(none)" for x in s)
+        raise SpbiasError(f"{names[0]} holds the template sets {show(sets[0])} and {names[1]} {show(sets[1])}: "
+                          "each set is compared with itself, so both sides need the same sets.",
+                          "score both sides on the same bias set files, or pass only the files of the sets both hold.")
+    part = lambda p, s: p[p["set"] == s] if "set" in p else p
+    return [(s, part(pa, s), part(pb, s)) for s in sets[0]]
+
+def per_set(pa:pd.DataFrame, pb:pd.DataFrame, names:tuple, table)->pd.DataFrame:
+    "`table(a, b)` of each template set (`side_sets`), with a `set` column before `category` where there are sets."
+    parts = []
+    for s, a, b in side_sets(pa, pb, names):
+        t = table(a, b)
+        if s is not None: t.insert(int(t.columns.get_loc("category")), "set", s)
+        parts.append(t)
+    return pd.concat(parts, ignore_index=True)
 
 # %% ../nbs/23_compare.ipynb #2f7b0a50
 DIFF_KEYS = ["category", "group", "metric"]
@@ -169,7 +196,12 @@ def compare_gaps(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (loa
                  names:tuple=("A", "B"), centroid:str="mean", metrics:list[str]=METRICS,
                  adjust:str="none", family:str="attribute", n_boot:int=2000, boot_seed:int=0,
                  methods:tuple=("welch", "paired-bootstrap"))->pd.DataFrame:
-    "The comparison table: per category × group × metric and method, A − B, its 95% CI, p-values, significance."
+    ("The comparison table: per (template set ×) category × group × metric and method, A − B, its 95% CI, p-values, "
+     "significance; each set adjusted on its own, as `spbias gaps` does.")
+    return per_set(pa, pb, names, lambda a, b: _compare_set(a, b, names, centroid, metrics, adjust, family, n_boot,
+                                                            boot_seed, methods))
+
+def _compare_set(pa, pb, names, centroid, metrics, adjust, family, n_boot, boot_seed, methods)->pd.DataFrame:
     check_same_rows(pa, pb, names)
     w = welch_diff(side_gaps(pa, centroid, metrics), side_gaps(pb, centroid, metrics))
     parts = [w.assign(n_templates=np.nan, n_boot=np.nan, boot_seed=np.nan)] if "welch" in methods else []
@@ -211,7 +243,10 @@ def _correct(preds:pd.DataFrame)->pd.DataFrame:
 
 def mcnemar_pairs(pa:pd.DataFrame, pb:pd.DataFrame, names:tuple=("A", "B"), pairs:str="rank",
                   adjust:str="none")->pd.DataFrame:
-    "Per prompt pair and attribute (and all rows): accuracies, their difference and the exact McNemar test."
+    "Per (template set,) prompt pair and attribute (and all rows): accuracies, their difference, exact McNemar test."
+    return per_set(pa, pb, names, lambda a, b: _mcnemar_set(a, b, names, pairs, adjust))
+
+def _mcnemar_set(pa, pb, names, pairs, adjust)->pd.DataFrame:
     from statsmodels.stats.contingency_tables import mcnemar
     check_same_rows(pa, pb, names)
     ca, cb = _correct(pa), _correct(pb)
@@ -268,6 +303,7 @@ def diff_figure(t:pd.DataFrame, # comparison table (compare_gaps)
     from spbias.figures import _style, attribute_name, METRIC_NAMES
     colours = _style()
     t = t[t.metric.isin(metrics)]
+    if "set" in t: t = t.assign(group=t["set"] + " · " + t.group)   # a row per template set and group
     if t.empty: raise SpbiasError(f"the comparison has no rows for the metrics {list(metrics)}.",
                                   f"use some of: {sorted(set(METRICS))}.")
     keys = t[["category", "group"]].drop_duplicates().sort_values(["category", "group"])
@@ -308,7 +344,7 @@ def diff_figure(t:pd.DataFrame, # comparison table (compare_gaps)
 def main(argv:list[str]|None=None)->int:
     "`spbias compare`: the difference of two sets of prompts' gaps on the same bias set, and McNemar per prompt pair."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import count, positive_int, check_out, make_room
+    from spbias.checks import count, positive_int, check_out, write_outputs
     from spbias.metrics import ADJUST
     ap = ArgumentParser(prog="spbias compare", formatter_class=HelpFormatter,
                                  description="Difference of gaps A − B (Welch's t, paired bootstrap over templates) "
@@ -351,18 +387,17 @@ def main(argv:list[str]|None=None)->int:
     names = tuple(a.names.split(",")) if a.names else None
     if names is not None and len(names) != 2:
         raise SpbiasError(f"--names {a.names!r} is not two names.", "pass A,B, e.g. --names sst5,semeval.")
+    a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     pa, pb = load_side(a.a, "A", a.top_k, a.select), load_side(a.b, "B", a.top_k, a.select)
-    check_same_rows(pa, pb)   # before any statistic; the message says A and B as the arguments do
+    for _, sa, sb in side_sets(pa, pb): check_same_rows(sa, sb)   # before any statistic; A and B as the arguments
     if names is None: names = tuple(f"{p.model.iloc[0]}/{p.dataset.iloc[0]}" for p in (pa, pb))
     t = compare_gaps(pa, pb, names, a.centroid, adjust=a.adjust, family=a.family, n_boot=a.n_boot,
                      boot_seed=a.boot_seed)
     mc = mcnemar_pairs(pa, pb, names, a.pairs, a.adjust)
-    make_room([a.out, a.mcnemar] + figs)
-    save_table(t, a.out)
-    if a.mcnemar: save_table(mc, a.mcnemar)
-    if a.figure:
-        from spbias.figures import save_figure
-        save_figure(diff_figure(t, fig_metrics), a.figure.parent, a.figure.stem)
+    from spbias.figures import save_figure
+    fig = diff_figure(t, fig_metrics) if a.figure else None
+    write_outputs([(a.out, lambda p: save_table(t, p)), (a.mcnemar, lambda p: save_table(mc, p)),   # a full disk:
+                   (figs or None, lambda p: save_figure(fig, p.parent, p.stem))])                  # the old ones back
     print(f"wrote {len(t)} rows to {a.out}: {names[0]} ({pa.run.nunique()} prompts) − "
           f"{names[1]} ({pb.run.nunique()} prompts)")
     for m, g in t.groupby("method", sort=False):

@@ -59,9 +59,11 @@ def wait_for_coordinator(coordinator:str, # process 0's HOST:PORT
         if time.monotonic() + poll >= deadline: break
         time.sleep(poll)
     raise SpbiasError(f"the coordinator {coordinator} did not answer within {timeout:g} s ({why}).",
-                      f"start process 0 (--process-id 0) with --coordinator {coordinator} on that host; check that "
-                      "HOST:PORT is its address and that the port is reachable from here (a firewall); or wait longer "
-                      "with --coordinator-timeout.")
+                      "if process 0 (--process-id 0) was started, it may have refused or failed before it listened: "
+                      "its own error output says why (e.g. its --out is being written by another run); fix that and "
+                      f"start every process again. Else start it with --coordinator {coordinator} on that host; check "
+                      "that HOST:PORT is its address and that the port is reachable from here (a firewall); or wait "
+                      "longer with --coordinator-timeout.")
 
 def initialize(coordinator:str|None=None, # process 0's HOST:PORT
                num_processes:int|None=None, # how many processes take part

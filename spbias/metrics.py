@@ -4,7 +4,7 @@
 
 # %% ../nbs/22c_metrics.ipynb #98313826
 from __future__ import annotations
-import argparse, errno, json, os, sys, warnings
+import argparse, json, sys, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text, save_table
@@ -312,23 +312,6 @@ def _share(s:str)->float:
     if not 0 < v <= 1: raise argparse.ArgumentTypeError(f"{s!r} is not a share in (0, 1]")
     return v
 
-def _write_tables(tables:list, # (table, path) pairs; a None path: not asked for
-                  moved:list): # (old, aside) pairs `checks.make_room` moved under --force
-    "Write each table; on a full disk (or any OSError) undo: the tables written removed, the old ones put back."
-    written = []
-    for t, p in tables:
-        if p is None: continue
-        try: save_table(t, p); written.append(Path(p))
-        except OSError as e:
-            for w in written: w.unlink(missing_ok=True)
-            for old, aside in moved: os.replace(aside, old)
-            full = e.errno == errno.ENOSPC
-            why = "the disk is full" if full else (e.strerror or str(e))
-            raise SpbiasError(f"cannot write {p} ({why}); nothing was written"
-                              + (", and the old files are back in place." if moved else "."),
-                              "free some space, or choose an --out on another disk, and rerun." if full
-                              else "check the folder and rerun.") from None
-
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
     from spbias.cli import HelpFormatter, ArgumentParser
@@ -380,9 +363,8 @@ def main_gaps(argv:list[str]|None=None)->int:
         gt, per_run = gap_tables_by(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, reference=a.reference, **kw)
     else: gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, **kw)
     if (warn := coverage_warning(gt)): say(warn)
-    from spbias.checks import make_room
-    olds = [p for p in (a.out, a.per_run) if p is not None and Path(p).exists()]
-    _write_tables([(per_run, a.per_run), (gt, a.out)], list(zip(olds, make_room(olds))))
+    from spbias.checks import write_outputs   # a full disk: one line, the old tables back in place
+    write_outputs([(a.per_run, lambda p: save_table(per_run, p)), (a.out, lambda p: save_table(gt, p))])
     print(f"wrote {len(gt)} rows ({gt.model.nunique()} models, {preds.run.nunique()} prompts read) to {a.out}\n"
           f"{method_note(gt)}: {n_significant(gt)} significant")
     return 0
@@ -426,7 +408,7 @@ def main_table2(argv:list[str]|None=None)->int:
                     help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     _refuse_overwrite([a.out], a.force)
-    from spbias.checks import check_input_file, make_room
+    from spbias.checks import check_input_file, write_outputs
     check_input_file(a.gaps, "GAPS", "the gap table `spbias gaps` wrote")
     metrics = tuple(m.strip() for m in a.metrics.split(","))
     gaps = read_gaps(a.gaps, "GAPS")
@@ -436,7 +418,7 @@ def main_table2(argv:list[str]|None=None)->int:
     if a.wide:  # one header row: "<dataset> <metric>" columns, so every format holds it
         w = table2_wide(t2)
         w.columns = [" ".join(str(x) for x in c if str(x)) for c in w.columns]; t2 = w.reset_index()
-    make_room([a.out]); save_table(t2, a.out)
+    write_outputs([(a.out, lambda p: save_table(t2, p))])   # a full disk: one line, the old table back
     print(f"wrote Table 2 ({t2.group.nunique()} groups) to {a.out}; intervals: {_join(t2.ci_method)}, adjustment: "
           f"{_join(t2.adjust)}{fam}")
     return 0

@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
 from .metrics import (METRICS, FAMILIES, SUMMARY_KEYS, load_predictions, top_runs, run_gaps, group_metrics,
-                            gap_table, template_counts, resampled_gaps, adjust_pvalues, significance, _draws)
+                            gap_table, template_counts, resampled_gaps, adjust_pvalues, significance, read_selection,
+                            _draws)
 from .compare import keep_selected
 
 # %% auto #0
@@ -95,12 +96,33 @@ def label_agreement(table:pd.DataFrame, # the robustness table (SUMMARY_KEYS, ga
     out[f"same_sign_{label}"] = same.where(out[f"gap_{label}"].notna())
     return out
 
+def _label_part(label:str, lp:pd.DataFrame, s, sets:set)->pd.DataFrame:
+    "The rows of labelled input `lp` that template set `s` of the main predictions (which hold `sets`) agrees with."
+    if "set" not in lp: return lp
+    theirs = set(lp["set"])
+    if theirs & sets: return lp[lp["set"] == s]   # the same sets: each with itself
+    if len(theirs) == 1: return lp                # another template family: with every set
+    raise SpbiasError(f"--label {label} holds the template sets {', '.join(sorted(theirs))}, none of them a set of the "
+                      f"main predictions ({', '.join(sorted(sets)) or 'no set column'}).",
+                      "give a labelled input the main predictions' sets, or one set (another template family) to agree "
+                      "with each of them.")
+
 def robustness_table(preds:pd.DataFrame, # predictions (load_predictions)
                      labelled:dict|None=None, # {label: predictions} of other probes or template families
                      top_k:int|None=5, centroid:str="mean", select=None, ci:str="t", adjust:str="none",
                      family:str="attribute", min_agreement:float=0.8, n_boot:int=2000, boot_seed:int=0)->pd.DataFrame:
-    "Per gap: sign agreement, spreads, significance per method, agreement with other inputs, rank stability, survives."
+    ("Per gap: sign agreement, spreads, significance per method, agreement with other inputs, rank stability, survives;"
+     " per template set where the predictions have `set` (a first column), as `spbias gaps` does.")
     if ci not in CI_ORDER: raise SpbiasError(f"ci {ci!r} is unknown.", f"use one of: {', '.join(CI_ORDER)}.")
+    sets, parts = set(preds["set"]) if "set" in preds else set(), []
+    for s, p in (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)]):
+        lab = {k: _label_part(k, v, s, sets) for k, v in (labelled or {}).items()}
+        t = _robustness_set(p, {k: v for k, v in lab.items() if len(v)}, top_k, centroid, select, ci, adjust, family,
+                            min_agreement, n_boot, boot_seed)
+        parts.append(t if s is None else t.assign(set=s)[["set"] + list(t.columns)])
+    return pd.concat(parts, ignore_index=True)
+
+def _robustness_set(preds, labelled, top_k, centroid, select, ci, adjust, family, min_agreement, n_boot, boot_seed):
     top = keep_selected(top_runs(preds, top_k), select)
     gaps = run_gaps(group_metrics(top), centroid)
     t = sign_agreement(gaps)
@@ -148,6 +170,7 @@ def survival_heatmap(t:pd.DataFrame, # robustness table
     from matplotlib.colors import ListedColormap, BoundaryNorm
     from spbias.figures import _style, attribute_name, model_name, model_order, dataset_order
     _style()
+    if "set" in t: t = t.assign(group=t["set"] + " · " + t.group)   # a row per template set and group
     combos = [(m, d) for m in model_order(t.model) for d in dataset_order(t.dataset[t.model == m])]
     rows = t[["category", "group"]].drop_duplicates().sort_values(["category", "group"])
     labels = [f"{attribute_name(c)}: {g}" for c, g in rows.itertuples(index=False)]
@@ -192,7 +215,7 @@ def parse_label(text:str)->tuple[str, str]:
 def main(argv:list[str]|None=None)->int:
     "`spbias robustness`: which gaps survive the choices behind them."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import count, positive_int, check_out, make_room
+    from spbias.checks import count, positive_int, check_out, write_outputs
     from spbias.metrics import ADJUST
     ap = ArgumentParser(prog="spbias robustness", formatter_class=HelpFormatter,
                                  description="Per gap: sign agreement across prompts, spread across prompts and "
@@ -226,15 +249,15 @@ def main(argv:list[str]|None=None)->int:
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     figs = [a.figure.with_suffix(s) for s in (".png", ".pdf")] if a.figure else []
     for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure")
+    a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions)
     labelled = {k: load_predictions(v) for k, v in labels.items()}
     t = robustness_table(preds, labelled, a.top_k, a.centroid, a.select, a.ci, a.adjust, a.family, a.min_agreement,
                          a.n_boot, a.boot_seed)
-    make_room([a.out] + figs)
-    save_table(t, a.out)
-    if a.figure:
-        from spbias.figures import save_figure
-        save_figure(survival_heatmap(t), a.figure.parent, a.figure.stem)
+    from spbias.figures import save_figure
+    fig = survival_heatmap(t) if a.figure else None
+    write_outputs([(a.out, lambda p: save_table(t, p)),   # a full disk: one line, the old outputs back
+                   (figs or None, lambda p: save_figure(fig, p.parent, p.stem))])
     print(f"wrote {len(t)} gaps to {a.out}: {int(t.survives.sum())} survive ({robustness_note(t)})")
     for ci in CI_ORDER: print(f"  significant under {ci}: {int((t[f'sig_{ci}'] != 0).sum())}")
     return 0

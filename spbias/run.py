@@ -186,10 +186,14 @@ def _holder(p:Path)->dict:
     except (OSError, ValueError): return {}
     return got if isinstance(got, dict) else {}
 
-@contextlib.contextmanager
-def lock_out(out:str|Path, log=print):
-    "Hold run folder `out`'s lock while the block runs (process 0); another holder: `SpbiasError` naming it."
-    if not _primary(): yield None; return
+def _locked(out, p:Path, h:dict)->SpbiasError:
+    "The refusal of run folder `out`, whose lock `p` holder `h` holds."
+    who = f"process {h['pid']} on {h.get('host')} (since {h.get('since')})" if h.get("pid") else "another process"
+    return SpbiasError(f"{out} is being written by {who}: two runs cannot write one folder.",
+                       f"wait for it to end, or stop it; if it no longer runs, delete the lock {p}.")
+
+def _take_lock(out, log)->Path:
+    "Create `out`'s lock (taking over one a dead process on this host left), or raise `_locked`."
     p, me = lock_path(out), dict(pid=os.getpid(), host=socket.gethostname(), since=time.strftime("%Y-%m-%dT%H:%M:%S"))
     p.parent.mkdir(parents=True, exist_ok=True)
     for attempt in range(2):
@@ -200,13 +204,37 @@ def lock_out(out:str|Path, log=print):
             if attempt == 0 and host == me["host"] and isinstance(pid, int) and not _alive(pid):
                 log(f"note: took over the lock of {out} left by process {pid} (no longer running)")
                 p.unlink(missing_ok=True); continue
-            who = f"process {pid} on {host} (since {h.get('since')})" if pid else "another process"
-            raise SpbiasError(f"{out} is being written by {who}: two runs cannot write one folder.",
-                              f"wait for it to end, or stop it; if it no longer runs, delete the lock {p}.") from None
+            raise _locked(out, p, h) from None
     with os.fdopen(fd, "w") as f: json.dump(me, f)
-    try: yield p
+    return p
+
+def _agree_lock(out, got:int):
+    ("Several processes: every one learns whether process 0 got the lock (1; 0: another run holds it, -1: it failed); "
+     "where it did not, each refuses at once.")
+    from spbias.distributed import broadcast
+    if (got := int(broadcast(np.int32(got)))) == 1 or _primary(): return
+    p = lock_path(out)
+    if got == 0 and (h := _holder(p)).get("pid"): raise _locked(out, p, h)   # a folder they share: process 0's line
+    raise SpbiasError(f"process 0 {'refused' if got == 0 else 'failed'} to lock {out}: "
+                      + ("another run holds the lock (process 0's output names it)." if got == 0 else
+                         "process 0's output says why."),
+                      "fix what process 0 reports (or wait for that run to end); then start every process again.")
+
+@contextlib.contextmanager
+def lock_out(out:str|Path, log=print):
+    ("Hold run folder `out`'s lock while the block runs (process 0); another holder: `SpbiasError` naming it, in "
+     "every process at once (process 0 tells the others).")
+    import jax
+    held = refused = None
+    if _primary():
+        try: held = _take_lock(out, log)
+        except Exception as e: refused = e
+    code = 1 if refused is None else 0 if isinstance(refused, SpbiasError) else -1   # 0: another run holds it
+    if jax.process_count() > 1: _agree_lock(out, code)
+    if refused is not None: raise refused
+    try: yield held
     finally:
-        if _holder(p).get("pid") == me["pid"]: p.unlink(missing_ok=True)
+        if held is not None and _holder(held).get("pid") == os.getpid(): held.unlink(missing_ok=True)
 
 # %% ../nbs/11b_run.ipynb #1d637091
 def _no_space(e:BaseException|None, seen=())->bool:

@@ -183,7 +183,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--force", action="store_true",
                     help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
-    from spbias.checks import check_out, make_room
+    from spbias.checks import check_out, write_outputs
     built_in = a.which in BUILT_IN_SETS
     if not built_in and not a.which.lower().endswith(".csv"):
         raise SpbiasError(f"{a.which!r} is neither a built-in set ({', '.join(BUILT_IN_SETS)}) nor a template CSV.",
@@ -223,7 +223,7 @@ def main(argv:list[str]|None=None)->int:
         check_out(a.out, a.force, exts=exts)
         terms = read_terms(a.terms, a.category, a.slot)
         df, left = fill_template_file(a.which, terms, a.set_name or Path(a.which).stem, a.unmarked, terms_path=a.terms)
-    make_room([a.out]); save_bias_set(df, a.out)
+    write_outputs([(a.out, lambda p: save_bias_set(df, p))])   # a full disk: one line, the old file back
     print(f"wrote {len(df)} sentences "
           f"({', '.join(f'{k} {v}' for k, v in df.groupby('category', sort=False).size().items())}) to {a.out}")
     if left["slotless"]:
