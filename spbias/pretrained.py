@@ -110,8 +110,9 @@ def load_model(spec:str|Path, # "smollm2", a Hugging Face folder, a .gguf file o
                mesh:Mesh|None=None): # place the parameters on this mesh with `param_shardings`' shardings (default: the default device)
     "Load `(model, tokenizer, ModelConfig)` from a checkpoint."
     path = resolve_model(spec)
+    tokenizer = load_tokenizer(path)  # first: a missing or broken tokenizer is said before the weights are read
     model, cfg = load_weights(path, dtype, mesh)
-    return model, load_tokenizer(path), cfg
+    return model, tokenizer, cfg
 
 def load_model_on(spec:str|Path, # as for `load_model`
                   dtype:str="float32",
