@@ -84,7 +84,7 @@ def load_tokenizer(path:Path):
     path = Path(path)
     try: tok = _gguf_tokenizer(path) if path.suffix == ".gguf" else AutoTokenizer.from_pretrained(str(path))
     except Exception as e:
-        raise SpbiasError(f"no usable tokenizer in {path} ({type(e).__name__}: {str(e)[:200]}).",
+        raise SpbiasError(f"no usable tokenizer in {path} ({type(e).__name__}: {' '.join(str(e).split())[:200]}).",  # one line
                           "add the model's tokenizer files (tokenizer.json / tokenizer_config.json) to the folder.") from e
     tok.padding_side = "right"
     if tok.pad_token is None: tok.pad_token = tok.eos_token
