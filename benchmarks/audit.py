@@ -19,6 +19,7 @@ corrupts, its argv and a timeout. The outcome is decided by these rules, in this
 - expected `warn` (going on is right if the user is told): a clean refusal is `clean`; exit 0 with a stderr line that
   starts with 'spbias' and holds 'warning' is `warned`; exit 0 without one is `accepted`.
 - expected `problem` (doctor): a non-zero exit that names the problem is `clean`; exit 0 is `accepted`.
+- expected `either` (both are right: a UTF-8 byte-order mark may be read or refused): exit 0 is `ok`, else as `clean`.
 
 Writes benchmarks/results/audit.json (one record per case; resumable: cases already there are skipped unless
 --rerun) and prints a summary table.
@@ -195,6 +196,7 @@ def classify(case:dict, rc:int|None, err:str, secs:float, built:bool, before:dic
     one = (len(lines) == 1 and lines[0].startswith("spbias") and "error:" in lines[0] and "Fix:" in lines[0])
     if exp == "ok": return "ok" if rc in (0, 141) else "refused"
     if exp == "problem": return "accepted" if rc == 0 else "clean"
+    if exp == "either" and rc == 0: return "ok"
     if rc == 0:
         if exp == "warn" and any(l.startswith("spbias") and "warning" in l for l in lines): return "warned"
         return "accepted"
