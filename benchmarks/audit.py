@@ -96,8 +96,8 @@ def build_fixtures(fx:Path)->Path:
     shutil.copy(ROOT/"data"/"apes"/"templates.csv", fx/"apes_templates.csv")
     shutil.copytree(ROOT/"data"/"apes"/"domains", fx/"apes_domains", dirs_exist_ok=True)
     sh(SPBIAS, "apes", "predict", "--model", fx/"model", "--examples", fx/"apes.csv", "--out", fx/"apes_preds.csv")
-    (fx/"tpl.csv").write_text("TEMPLATE,DOMAIN,SENT,NER\nI met <person> today.,ev,positive,person\n"
-                              "<person> ruined the party.,ev,negative,person\nThe <person> walked in.,ev,neutral,person\n")
+    (fx/"tpl.csv").write_text("TEMPLATE,DOMAIN,SENT,NER\nI met the {identity_adj} person today.,ev,2,person\n"
+                              "The {identity_adj} man ruined the party.,ev,0,person\nThe {identity_adj} one walked in.,ev,1,person\n")
     (fx/"terms.csv").write_text("group,term\nyoung,young person\nold,old person\nadult,adult\n")
     (fx/"select.json").write_text(json.dumps({"grouped_age": ["young", "old"]}))
     shutil.copy(ROOT/"sweeps"/"demo.yaml", fx/"sweep.yaml")

@@ -4,7 +4,7 @@
 
 # %% ../nbs/22_predictions.ipynb #52ea98d7
 from __future__ import annotations
-import csv, glob, gzip, json, warnings
+import csv, glob, gzip, json, warnings, zlib
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, load_table
@@ -52,10 +52,18 @@ def _read_one(path:Path)->pd.DataFrame:
                           "pass files written by `spbias predict` (.tsv, .csv or .parquet).")
     # as written: checked, then the numbers converted
     text = {c: str for c in BASE_COLUMNS + ["template_id"] + OPTIONAL_COLUMNS}
+    if path.stat().st_size == 0:
+        raise SpbiasError(f"predictions file {path} is empty.", "pass a file `spbias predict` wrote (was it cut?).")
     try: df = _parse(path, text)
     except UnicodeDecodeError:   # Latin-1 text, say: the error names the line, the byte and the fix
         data = path.read_bytes()
         check_utf8(gzip.decompress(data) if path.suffix.lower() == ".gz" else data, path, "predictions file"); raise
+    except (EOFError, gzip.BadGzipFile, zlib.error) as e:  # a .tsv.gz cut short or damaged
+        raise SpbiasError(f"predictions file {path} is a damaged or cut-short gzip file ({e}).",
+                          "copy or write the file again (spbias predict --out NAME.tsv.gz).") from None
+    except pd.errors.EmptyDataError:
+        raise SpbiasError(f"predictions file {path} holds no header and no rows.",
+                          "pass a file `spbias predict` wrote (was it cut?).") from None
     missing = [c for c in BASE_COLUMNS if c not in df.columns]
     if missing: raise SpbiasError(f"{path} lacks columns {missing}.", f"write a header with {' '.join(BASE_COLUMNS)}.")
     if len(df) == 0:
@@ -75,6 +83,10 @@ def _read_one(path:Path)->pd.DataFrame:
         s = df["seed"].astype("Int64")
         df["run"] = df["run"].where(s.isna(), df["run_id"] + "/seed-" + s.astype(str))
     _one_validation_accuracy(df, path)
+    copies = df.duplicated(keep="first")
+    if copies.any():  # a file pasted twice: each copy would count its text twice in every rate
+        warnings.warn(f"{path}: {int(copies.sum())} row(s) are exact copies of earlier rows (first: data row "
+                            f"{_ROW(copies)}); each counts again in every rate. Check the file was not joined twice.")
     return df
 
 _ROW = lambda bad: int(np.argmax(np.asarray(bad))) + 1  # the first offending data row, counted from 1
@@ -112,6 +124,11 @@ def _check_contents(df:pd.DataFrame, path:Path):
         if c in df:
             numbers(c, lambda v: v.notna(), "a number",
                     "write the label scores as numbers (logits), or drop the score columns.")
+            bad = df[c].notna().any() & ~np.isfinite(df[c].to_numpy(float))  # NaN or inf beside numbers: a broken prompt
+            if bad.any():
+                raise SpbiasError(f"{path}, data row {_ROW(bad)}: {c} is {df[c][bad].iloc[0]}, not a finite number.",
+                                  "score the prompt again; a NaN or infinite score comes from a broken prompt "
+                                  "(check its prompt.npz), and its answers mean nothing.")
 
 def _one_validation_accuracy(df:pd.DataFrame, path:Path):
     "Refuse a prompt whose rows give several validation accuracies (the top-k choice reads one)."
