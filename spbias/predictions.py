@@ -241,6 +241,7 @@ def read_selection(selection:dict|str|Path|None, # "papers" (any case, as group 
                    flag:str="--select")->dict|None:
     "A selection as {category: [groups]}; a missing file, broken JSON or any other shape: an error naming it."
     if selection is None: return None
+    src = selection if not isinstance(selection, dict) else "{}"
     if not isinstance(selection, dict):
         p = Path(selection)
         if str(selection).lower() == "papers" and not p.is_file(): return PAPERS_SELECTION
@@ -253,6 +254,9 @@ def read_selection(selection:dict|str|Path|None, # "papers" (any case, as group 
         if not isinstance(selection, dict):
             raise SpbiasError(f"{flag} {p} holds a JSON {type(selection).__name__}, not an object "
                               "{category: [groups]}.", SELECT_HOW)
+    if not selection:
+        raise SpbiasError(f"{flag} {src} is an empty object: it selects nothing.",
+                          "leave --select out to keep every group, or " + SELECT_HOW)
     for cat, groups in selection.items():
         if not (isinstance(groups, list) and groups and all(isinstance(g, str) for g in groups)):
             raise SpbiasError(f"{flag}: category {cat!r} maps to {groups!r}, not a list of group names.", SELECT_HOW)
@@ -264,6 +268,9 @@ def select_groups(gm:pd.DataFrame, # per-group table (group_metrics)
     "Keep, in the categories a selection names, only its groups."
     if selection is None: return gm
     selection = read_selection(selection)
+    if selection is not PAPERS_SELECTION and not gm.category.isin(list(selection)).any():  # a typo, or another bias set
+        raise SpbiasError(f"the selection names no category of these predictions (it names {sorted(selection)}, they have "
+                          f"{sorted(gm.category.unique())}).", "fix the category names of the selection.")
     keep = pd.Series(True, index=gm.index)
     for cat, groups in selection.items():
         in_cat = gm.category == cat
