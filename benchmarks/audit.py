@@ -251,7 +251,7 @@ def summary(records:list[dict])->str:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rerun", action="store_true", help="run cases already in the results file again")
-    ap.add_argument("--only", default="*", help="run only case ids matching this fnmatch pattern")
+    ap.add_argument("--only", default="*", help="run only case ids matching these fnmatch patterns (comma-separated)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--fixtures", default=os.path.join(tempfile.gettempdir(), "spbias-audit-fixtures"))
     ap.add_argument("--out", default=str(RESULTS))
@@ -259,7 +259,8 @@ def main(argv=None):
     from audit_cases import CASES
     out = Path(a.out)
     done = {r["id"]: r for r in json.loads(out.read_text())} if out.exists() else {}
-    todo = [c for c in CASES if fnmatch.fnmatch(c["id"], a.only) and (a.rerun or c["id"] not in done)]
+    pats = a.only.split(",")
+    todo = [c for c in CASES if any(fnmatch.fnmatch(c["id"], q) for q in pats) and (a.rerun or c["id"] not in done)]
     print(f"{len(CASES)} cases, {len(todo)} to run", flush=True)
     fx = build_fixtures(Path(a.fixtures))
     hook = fx/"hook"; hook.mkdir(exist_ok=True); (hook/"sitecustomize.py").write_text(HOOK)

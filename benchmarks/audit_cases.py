@@ -331,7 +331,7 @@ for k, steps in {"missing": [("rm", "a.csv")], "empty": [("empty", "a.csv")], "h
                  "truncated": [("truncate", "a.csv", 0.5)], "latin1": [("latin1", "a.csv", "worse")], "bom": [("bom", "a.csv")],
                  "label-maybe": [("cell", "a.csv", "label", "Maybe", 0)], "param-missing-file": [("cell", "a.csv", "param_1", "nope.csv", 0)],
                  "domains-missing": [("rm", "dom")], "domains-file": [("rm", "dom"), ("write", "dom", "x\n")],
-                 "domain-empty": [("empty", "dom/gender.csv")], "domain-latin1": [("latin1", "dom/gender.csv", "a")]}.items():
+                 "domain-empty": [("empty", "dom/gender.csv")], "domain-latin1": [("latin1", "dom/gender.csv", "men")]}.items():
     case(f"apes-generate/{k}", "apes generate", AG, [*AT, *steps])
 case("apes-generate/out-exists", "apes generate", AG, [*AT, ("write", "ex.csv", "mine\n")])
 AP = ["apes", "predict", "--model", M, "--examples", "{t}/ex.csv", "--out", "{t}/ap.csv"]
@@ -413,7 +413,12 @@ case("docs-check/bogus-flag", "docs-check", ["docs-check", "--bogus"])
 _EXPECT = {"predict/run-prompt-missing": "warn", "predict/run-summary-missing": "warn",
            "predict/run-config-seed-without-folder": "warn", "predict/testset-one-group-category": "warn",
            "predict-manual/testset-one-group-category": "warn", "tune/resume-no-finished-no-checkpoint": "clean",
-           "tune/checkpoint-every=0": "ok"}  # --checkpoint-every 0 means never (its help says so)
+           "tune/checkpoint-every=0": "ok",  # --checkpoint-every 0 means never (its help says so)
+           "apes-predict/examples-no-prompt-column": "ok",  # the statement column is enough (21_apes' own test)
+           "apes-generate/domain-empty": "ok",  # by design: APES ships empty domain files; a template on one yields nothing
+           "gaps/select-Papers": "ok",  # 'papers' is taken in any case (--select's help)
+           "predict/run-finished-missing": "ok", "export/run-finished-missing": "ok",  # finished seeds are read per seed
+           "predict/top-k=99": "warn", "export/top-k=99": "warn"}
 for _c in CASES:
     if _c["id"].endswith("bom") or "-bom" in _c["id"]: _c["expected"] = "either"  # a byte-order mark is UTF-8
     _c["expected"] = _EXPECT.get(_c["id"], _c["expected"])

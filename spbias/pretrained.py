@@ -195,6 +195,7 @@ def main_info(argv:list[str])->int:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
     a.model = _model_arg(p, a, a.model_pos)
+    jax.devices()  # the backend started first: a JAX_PLATFORMS this machine lacks is said before the model is read
     info = model_info(a.model, *load_model(a.model, a.dtype))
     if a.json: print(json.dumps(info, indent=2))
     else:
@@ -227,7 +228,12 @@ def main_next_token(argv:list[str])->int:
     if len(a.words) > 2: p.error(f"expected [MODEL] TEXT, got {len(a.words)} words; quote the text")
     a.model, a.text = _model_arg(p, a, a.words[0] if len(a.words) == 2 else None), a.words[-1]
     if a.top < 1: raise SpbiasError(f"--top must be at least 1, got {a.top}.", "pass --top 1 or more.")
+    if not a.text.strip(): raise SpbiasError("TEXT is empty.", "give a text to continue, e.g. 'The film was'.")
+    jax.devices()  # the backend started first: a JAX_PLATFORMS this machine lacks is said before the model is read
     model, tok, _ = load_model(a.model, a.dtype)
+    if a.top > len(tok):
+        from spbias.checks import warn
+        warn("next-token", f"--top {a.top:,} is more than the {len(tok):,} tokens of the vocabulary: showing them all.")
     rows = next_token_probs(model, tok, a.text, a.top)
     if a.json: print(json.dumps(rows, indent=2))
     else:
