@@ -193,6 +193,11 @@ def load_sentiment(name:str, # "sst5", "semeval" or "demo"
         df = df.assign(label=collapse_labels(df["label"].to_numpy(), name, mapping), split=s)
         df = df[df.label >= 0]
         if len(df) == 0: raise SpbiasError(f"{name}: the {s} split is empty after the {mapping!r} mapping.", "check the files' labels.")
+        lacking = [LABEL_NAMES[k] for k in range(len(LABEL_NAMES)) if not (df.label == k).any()]
+        if lacking:  # a prompt tuned or chosen on such a split learns, or is judged on, fewer answers than it gives
+            import warnings
+            warnings.warn(f"{name}: the {s} split has no {' and no '.join(lacking)} example after the {mapping!r} mapping; "
+                          "check the files' labels.")
         parts.append(df)
     out = pd.concat(parts, ignore_index=True)[["text", "label", "split"]]
     out.attrs["source"] = source
