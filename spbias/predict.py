@@ -162,7 +162,9 @@ def predict_run(run_dir:str|Path, # a run folder
     if bad: warnings.warn(f"seed(s) {bad} of {run_dir} did not finish with a finite validation accuracy "
                           f"(status {[_status(s) for s in seeds if s['seed'] in bad]}): "
                           "scored, with a blank validation accuracy, so no top-k selection takes them.")
-    from spbias.pretrained import load_model_on
+    from spbias.pretrained import load_model_on, load_tokenizer, resolve_model
+    if model is None and not allow_model_mismatch:  # edited label ids: said from the tokenizer, before the weights load
+        check_label_tokens(config, load_tokenizer(resolve_model(run["model"])), run_dir)
     progress = progress and is_primary()  # several processes: process 0 shows the progress
     # straight onto the mesh
     m, tokenizer, mcfg, mesh = load_model_on(run["model"], run.get("dtype", "float32"), mesh, len(seeds), loaded=model)
