@@ -131,7 +131,13 @@ _PREDICTIONS = "the CSV written by `spbias apes predict`"
 def _table(path, flag:str, made_by:str, **kw)->pd.DataFrame:
     "A table file that exists, is not empty and parses."
     from spbias.checks import check_input_file, load_table_or_fail
-    return load_table_or_fail(check_input_file(path, flag, made_by), flag, **kw)
+    p = check_input_file(path, flag, made_by)
+    with open(p, "rb") as f:
+        f.seek(-1, 2); cut = f.read(1) not in (b"\n", b"\r")
+    if cut:  # pandas and our own commands end every row with a line break: a file without one lost its end
+        import warnings
+        warnings.warn(f"{flag} {p} does not end with a line break: was it cut short? Its last row is read as it is.")
+    return load_table_or_fail(p, flag, **kw)
 
 def check_templates_file(path, flag:str="--templates")->None:
     "A templates CSV `spbias apes predict/report` can take domains from."
