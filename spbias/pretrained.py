@@ -110,7 +110,8 @@ def load_model(spec:str|Path, # "smollm2", a Hugging Face folder, a .gguf file o
                mesh:Mesh|None=None): # place the parameters on this mesh with `param_shardings`' shardings (default: the default device)
     "Load `(model, tokenizer, ModelConfig)` from a checkpoint."
     path = resolve_model(spec)
-    tokenizer = load_tokenizer(path)  # first: a missing or broken tokenizer is said before the weights are read
+    read_model_config(path, dtype)  # first the config (an unsupported model_type is ours to say, not transformers')
+    tokenizer = load_tokenizer(path)  # then the tokenizer: a missing or broken one is said before the weights are read
     model, cfg = load_weights(path, dtype, mesh)
     return model, tokenizer, cfg
 
