@@ -424,7 +424,6 @@ _EXPECT = {"predict/run-prompt-missing": "warn", "predict/run-summary-missing": 
            "tune/max-len=3": "ok",  # legal: each text keeps its last 3 tokens, the user's choice
            "predict/prompt-model-missing": "ok",  # the adapter's spbias.json names the model, which exists
            "sweep/only-no-match": "warn",
-           "gaps/preds/duplicates": "warn",  # exact copies may be a set's own repeats: counted, and said
            "apes-predict/examples-truncated": "warn", "apes-report/truncated": "warn"}  # cut at a field: only the end shows
 for _c in CASES:
     if _c["id"].endswith("bom") or "-bom" in _c["id"]: _c["expected"] = "either"  # a byte-order mark is UTF-8

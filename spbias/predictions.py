@@ -83,10 +83,6 @@ def _read_one(path:Path)->pd.DataFrame:
         s = df["seed"].astype("Int64")
         df["run"] = df["run"].where(s.isna(), df["run_id"] + "/seed-" + s.astype(str))
     _one_validation_accuracy(df, path)
-    copies = df.duplicated(keep="first")
-    if copies.any():  # a file pasted twice: each copy would count its text twice in every rate
-        warnings.warn(f"{path}: {int(copies.sum())} row(s) are exact copies of earlier rows (first: data row "
-                            f"{_ROW(copies)}); each counts again in every rate. Check the file was not joined twice.")
     return df
 
 _ROW = lambda bad: int(np.argmax(np.asarray(bad))) + 1  # the first offending data row, counted from 1
