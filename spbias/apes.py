@@ -24,6 +24,8 @@ def load_domain(domains:Path, # the domains folder
     if p is None: raise SpbiasError(f"{where}unknown domain file {name!r} (not found in {domains}).",
                                     "name a file of the domains folder in the param column, or add that file.")
     rows = []
+    from spbias.checks import check_utf8
+    check_utf8(p.read_bytes(), p, "domain file")
     with open(p, newline="", encoding="utf-8") as f:
         for i, r in enumerate(csv.reader(f), 1):
             if not r or not "".join(r).strip(): continue
@@ -83,9 +85,12 @@ def load_apes_templates(path:Path, # templates CSV
     "Validated templates: dicts with id, text, params, domains (entries per slot), constraints, label, negation_of."
     path = Path(path)
     if not path.is_file(): raise SpbiasError(f"templates file {path} not found.", "pass --templates FILE.csv.")
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    from spbias.checks import check_input_file, load_table_or_fail
+    df = load_table_or_fail(check_input_file(path, "--templates", "an APES templates CSV"), "--templates", dtype=str,
+                            keep_default_na=False)
     missing = {"template_id", "template_text", "label"} - set(df.columns)
     if missing: raise SpbiasError(f"{path}: missing columns {sorted(missing)}.", "use the header template_id,template_text,param_1,...,constraints,label[,negation_of].")
+    if len(df) == 0: raise SpbiasError(f"{path} holds a header and no templates.", "add at least one template row.")
     out, cache = {}, {}
     for r, row in enumerate(df.to_dict("records"), 1):
         where = f"{path}, row {r} (template_id {row['template_id'].strip()!r}): "
@@ -126,7 +131,13 @@ _PREDICTIONS = "the CSV written by `spbias apes predict`"
 def _table(path, flag:str, made_by:str, **kw)->pd.DataFrame:
     "A table file that exists, is not empty and parses."
     from spbias.checks import check_input_file, load_table_or_fail
-    return load_table_or_fail(check_input_file(path, flag, made_by), flag, **kw)
+    p = check_input_file(path, flag, made_by)
+    with open(p, "rb") as f:
+        f.seek(-1, 2); cut = f.read(1) not in (b"\n", b"\r")
+    if cut:  # pandas and our own commands end every row with a line break: a file without one lost its end
+        import warnings
+        warnings.warn(f"{flag} {p} does not end with a line break: was it cut short? Its last row is read as it is.")
+    return load_table_or_fail(p, flag, **kw)
 
 def check_templates_file(path, flag:str="--templates")->None:
     "A templates CSV `spbias apes predict/report` can take domains from."
@@ -147,6 +158,7 @@ def check_predict_inputs(examples, # --examples
                           f"pass {_EXAMPLES}.")
     if len(ex) == 0: raise SpbiasError(f"--examples {examples} holds a header and no rows.",
                                        "generate the statements again with `spbias apes generate`.")
+    _check_labels(ex, f"--examples {examples}", _EXAMPLES)
     if "{statement}" not in prompt:
         raise SpbiasError(f"--prompt {prompt!r} has no {{statement}}: every statement would get the same prompt.",
                           "put {statement} where the statement goes, e.g. --prompt 'Q: {statement}\\nA:'.")
@@ -165,12 +177,23 @@ def check_predict_inputs(examples, # --examples
                               "pass one of those seeds, or drop --seed for the best one.")
     if templates is not None: check_templates_file(templates)
 
+def _check_labels(t:pd.DataFrame, what:str, made_by:str):
+    "Refuse a label that is not Yes or No (any case: APES's files write both): its answer would count as wrong."
+    bad = ~t.label.astype(str).str.strip().str.casefold().isin(["yes", "no"])
+    if bad.any():
+        i = int(bad.to_numpy().argmax())
+        raise SpbiasError(f"{what}: row {i + 1} has label {t.label.iloc[i]!r}, and a label is Yes or No "
+                          f"({int(bad.sum())} row(s) like it).", f"pass {made_by}, or fix those rows.")
+
 def check_report_inputs(predictions, templates=None)->pd.DataFrame:
     "The predictions `spbias apes report` reads; a file (or --templates) it cannot use refused before it writes."
     pred = _table(predictions, "PREDICTIONS", _PREDICTIONS, keep_default_na=False,
                   na_values={"confidence": [""], "p_yes": [""], "p_no": [""]})
     if missing := [c for c in ("label", "prediction") if c not in pred]:
         raise SpbiasError(f"PREDICTIONS {predictions} lacks the column(s) {missing}.", f"pass {_PREDICTIONS}.")
+    if len(pred) == 0: raise SpbiasError(f"PREDICTIONS {predictions} holds a header and no rows.",
+                                         f"pass {_PREDICTIONS} (its rows were lost?).")
+    _check_labels(pred, f"PREDICTIONS {predictions}", _PREDICTIONS)
     bad = ~pred.prediction.astype(str).isin(["Yes", "No", ""])
     if bad.any():
         i = int(bad.to_numpy().argmax())

@@ -10,7 +10,7 @@ from .core import SpbiasError, move_aside, table_format, TABLE_FORMATS, load_tab
 
 
 # %% auto #0
-__all__ = ['positive_int', 'count', 'warn', 'check_out', 'make_room', 'write_outputs', 'check_utf8', 'check_input_file',
+__all__ = ['positive_int', 'count', 'warn', 'share', 'check_out', 'make_room', 'write_outputs', 'check_utf8', 'check_input_file',
            'load_table_or_fail']
 
 # %% ../nbs/16_checks.ipynb #4de1edea
@@ -34,6 +34,13 @@ def _int_type(least:int, what:str):
 
 positive_int = _int_type(1, "an integer of at least 1")
 count = _int_type(0, "an integer of at least 0")
+
+def share(s:str)->float:
+    "A share in (0, 1] (an argparse type): NaN, 0 and more than 1 refused."
+    try: v = float(s)
+    except ValueError: raise argparse.ArgumentTypeError(f"{s!r} is not a number. Fix: give a share in (0, 1], e.g. 0.9.") from None
+    if not 0 < v <= 1: raise argparse.ArgumentTypeError(f"{s} is not a share in (0, 1]. Fix: give one, e.g. 0.9.")
+    return v
 
 # %% ../nbs/16_checks.ipynb #6385e1fa
 def _writable_place(p:Path, flag:str):

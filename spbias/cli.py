@@ -74,7 +74,7 @@ def _main(argv:list[str]|None=None)->int:
         print(f"spbias {spbias.__version__}"); return 0
     name = argv[0]
     if name not in COMMANDS:
-        print(f"spbias: unknown command {name!r}. Fix: use one of: {', '.join(COMMANDS)}.", file=sys.stderr)
+        print(f"spbias: error: unknown command {name!r}. Fix: use one of: {', '.join(COMMANDS)}.", file=sys.stderr)
         return 2
     modname, fn = COMMANDS[name][0].split(":")
     try: func = getattr(importlib.import_module(modname), fn)
@@ -94,8 +94,19 @@ def _main(argv:list[str]|None=None)->int:
         if debug: raise
         if isinstance(e, RuntimeError) and str(e).startswith("Unable to initialize backend"):  # JAX_PLATFORMS=tpu, no TPU
             print(f"spbias {name}: error: {_backend_error(e)}", file=sys.stderr); return 2
+        if "RESOURCE_EXHAUSTED" in str(e):  # XLA's out-of-memory: an input too large for the device, not a bug
+            print(f"spbias {name}: error: {_memory_error(e)}", file=sys.stderr); return 2
         print(f"spbias {name}: error: {type(e).__name__}: {e} (a bug, or an input no check catches yet). "
               f"Fix: run 'spbias --debug {name} ...' for the traceback and report it.", file=sys.stderr); return 1
+
+def _memory_error(e:Exception)->SpbiasError:
+    "XLA's out-of-memory failure in one line, with what to lower."
+    import re
+    m = re.search(r"allocating (\d+) bytes", str(e))
+    need = f" ({int(m.group(1)) / 2**30:,.1f} GiB asked for at once)" if m else ""
+    return SpbiasError(f"the device ran out of memory{need}.",
+                       "lower --batch-size (or --eval-batch-size, --n-tokens, --max-len), tune fewer seeds at once, or "
+                       "check the sizes first with 'spbias plan'.")
 
 def _backend_error(e:RuntimeError)->SpbiasError:
     "JAX's failure to start the backend JAX_PLATFORMS asks for, in one line with its fix."

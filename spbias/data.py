@@ -57,7 +57,7 @@ def _find(folder:Path, split:str, suffix:str, prefix:str="")->Path|None:
     return None
 
 def _count_lines(path:Path)->int:
-    with open(path, encoding="utf-8") as f: return sum(1 for l in f if l.strip())
+    with open(path, encoding="utf-8", errors="replace") as f: return sum(1 for l in f if l.strip())  # bad bytes: their reader names them
 
 def read_ptb_trees(path:str|Path)->pd.DataFrame:
     "Sentences and root labels of a file of SST PTB trees, one tree per line."
@@ -103,18 +103,32 @@ def split_file(name:str, folder:Path, split:str)->tuple[Path, object]:
                           "or pass --data-dir pointing at such a folder.")
     return p, reader
 
+def _json_line_problem(obj)->str|None:
+    "What is wrong with the values of one parsed line of a tuning file (None: nothing): a string text, a whole-number label."
+    if "text" in obj and not isinstance(obj["text"], str): return f"its text is {obj['text']!r}, not a string"
+    lab = obj.get("label", 0)
+    if isinstance(lab, bool) or not (isinstance(lab, int) or isinstance(lab, float) and lab.is_integer()):
+        return f"its label is {lab!r}, not a whole number"
+    return None
+
 def _check_json_lines(p:Path):
-    "Every non-empty line of `p` a JSON object, or an error naming the file and the first line that is not."
-    with open(p, encoding="utf-8", errors="replace") as f:
-        for k, line in enumerate(f, 1):
-            if not line.strip(): continue
-            try: ok = isinstance(json.loads(line), dict)
-            except ValueError as e: ok, why = False, f"{e.msg}; cut short?"
-            else: why = "not an object"
-            if not ok:
-                raise SpbiasError(f"{p} line {k} is not a JSON object ({why}).",
-                                  "write one {\"text\": ..., \"label\": ...} object per line "
-                                  "(a cut file: copy it again).")
+    "Every non-empty line of `p` UTF-8, a JSON object, with a string text and a whole-number label; else an error naming the file and line."
+    from spbias.checks import check_utf8
+    data = p.read_bytes()
+    check_utf8(data, p, "the data file")
+    for k, line in enumerate(data.decode("utf-8").splitlines(), 1):
+        if not line.strip(): continue
+        try: obj = json.loads(line)
+        except ValueError as e: obj, why = None, f"{e.msg}; cut short?"
+        else: why = "not an object"
+        if not isinstance(obj, dict):
+            raise SpbiasError(f"{p} line {k} is not a JSON object ({why}).",
+                              "write one {\"text\": ..., \"label\": ...} object per line "
+                              "(a cut file: copy it again).")
+        why = _json_line_problem(obj)
+        if why is not None:
+            raise SpbiasError(f"{p} line {k}: {why}.", "give every line a string text and a whole-number label, e.g. "
+                              "{\"text\": \"I liked it.\", \"label\": 2}.")
 
 def _read_split(name:str, folder:Path, split:str)->pd.DataFrame:
     import datasets
@@ -179,6 +193,11 @@ def load_sentiment(name:str, # "sst5", "semeval" or "demo"
         df = df.assign(label=collapse_labels(df["label"].to_numpy(), name, mapping), split=s)
         df = df[df.label >= 0]
         if len(df) == 0: raise SpbiasError(f"{name}: the {s} split is empty after the {mapping!r} mapping.", "check the files' labels.")
+        lacking = [LABEL_NAMES[k] for k in range(len(LABEL_NAMES)) if not (df.label == k).any()]
+        if lacking:  # a prompt tuned or chosen on such a split learns, or is judged on, fewer answers than it gives
+            import warnings
+            warnings.warn(f"{name}: the {s} split has no {' and no '.join(lacking)} example after the {mapping!r} mapping; "
+                          "check the files' labels.")
         parts.append(df)
     out = pd.concat(parts, ignore_index=True)[["text", "label", "split"]]
     out.attrs["source"] = source

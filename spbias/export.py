@@ -240,7 +240,10 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
     "Export a run's prompts as PEFT adapters: chosen seeds, or its top k by validation accuracy."
     from spbias.run import load_run
     from spbias.predict import top_seeds
-    config, found = load_run(run_dir)
+    import warnings
+    with warnings.catch_warnings(record=True) as said:  # held back: a refusal below says all in one line
+        warnings.simplefilter("always")
+        config, found = load_run(run_dir)
     if (seeds is None) == (top_k is None):
         raise SpbiasError("give either the seeds to export or top_k, not both.", "pass --seed S or --top-k K.")
     if seeds is not None:
@@ -251,6 +254,7 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
                               "pick a finished seed, or let the run finish.")
         chosen = [have[s] for s in seeds]
     else: chosen = top_seeds(found, top_k, keep_degenerate, log=log)
+    for w in said: warnings.warn(w.message, w.category)  # not refused: the run's notes, said now
     one = seeds is not None and len(seeds) == 1
     dests = [Path(out) if one else Path(out)/f"seed-{s['seed']}" for s in chosen]
     todo = [not (keep_current and _holds(d, config, s)) for s, d in zip(chosen, dests)]

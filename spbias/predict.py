@@ -162,7 +162,9 @@ def predict_run(run_dir:str|Path, # a run folder
     if bad: warnings.warn(f"seed(s) {bad} of {run_dir} did not finish with a finite validation accuracy "
                           f"(status {[_status(s) for s in seeds if s['seed'] in bad]}): "
                           "scored, with a blank validation accuracy, so no top-k selection takes them.")
-    from spbias.pretrained import load_model_on
+    from spbias.pretrained import load_model_on, load_tokenizer, resolve_model
+    if model is None and not allow_model_mismatch:  # edited label ids: said from the tokenizer, before the weights load
+        check_label_tokens(config, load_tokenizer(resolve_model(run["model"])), run_dir)
     progress = progress and is_primary()  # several processes: process 0 shows the progress
     # straight onto the mesh
     m, tokenizer, mcfg, mesh = load_model_on(run["model"], run.get("dtype", "float32"), mesh, len(seeds), loaded=model)
@@ -391,7 +393,7 @@ def accuracy_table(pred:pd.DataFrame)->pd.DataFrame:
 def main(argv:list[str]|None=None)->int:
     "spbias predict: score a bias test set with every seed of a run."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import positive_int, check_out, make_room
+    from spbias.checks import positive_int, share, check_out, make_room
     from spbias.run import check_run
     p = ArgumentParser(prog="spbias predict",
                                 description="Score a test set with every seed of a tuning run, or with PEFT "
@@ -412,7 +414,7 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--keep-degenerate", action="store_true",
                    help="with --top-k: keep degenerate seeds (one class for >= --degenerate-share of validation "
                    "texts, or macro-F1 no better than the majority class's), the papers' own selection")
-    p.add_argument("--degenerate-share", type=float, default=DEGENERATE_SHARE,
+    p.add_argument("--degenerate-share", type=share, default=DEGENERATE_SHARE,
                    help="with --top-k: the one-class share that makes a seed degenerate")
     p.add_argument("--batch-size", type=positive_int, default=64, help="rows per scoring batch")
     p.add_argument("--mesh", default=None,

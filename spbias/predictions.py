@@ -4,7 +4,7 @@
 
 # %% ../nbs/22_predictions.ipynb #52ea98d7
 from __future__ import annotations
-import csv, glob, gzip, json, warnings
+import csv, glob, gzip, json, warnings, zlib
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, load_table
@@ -52,10 +52,18 @@ def _read_one(path:Path)->pd.DataFrame:
                           "pass files written by `spbias predict` (.tsv, .csv or .parquet).")
     # as written: checked, then the numbers converted
     text = {c: str for c in BASE_COLUMNS + ["template_id"] + OPTIONAL_COLUMNS}
+    if path.stat().st_size == 0:
+        raise SpbiasError(f"predictions file {path} is empty.", "pass a file `spbias predict` wrote (was it cut?).")
     try: df = _parse(path, text)
     except UnicodeDecodeError:   # Latin-1 text, say: the error names the line, the byte and the fix
         data = path.read_bytes()
         check_utf8(gzip.decompress(data) if path.suffix.lower() == ".gz" else data, path, "predictions file"); raise
+    except (EOFError, gzip.BadGzipFile, zlib.error) as e:  # a .tsv.gz cut short or damaged
+        raise SpbiasError(f"predictions file {path} is a damaged or cut-short gzip file ({e}).",
+                          "copy or write the file again (spbias predict --out NAME.tsv.gz).") from None
+    except pd.errors.EmptyDataError:
+        raise SpbiasError(f"predictions file {path} holds no header and no rows.",
+                          "pass a file `spbias predict` wrote (was it cut?).") from None
     missing = [c for c in BASE_COLUMNS if c not in df.columns]
     if missing: raise SpbiasError(f"{path} lacks columns {missing}.", f"write a header with {' '.join(BASE_COLUMNS)}.")
     if len(df) == 0:
@@ -112,6 +120,11 @@ def _check_contents(df:pd.DataFrame, path:Path):
         if c in df:
             numbers(c, lambda v: v.notna(), "a number",
                     "write the label scores as numbers (logits), or drop the score columns.")
+            bad = df[c].notna().any() & ~np.isfinite(df[c].to_numpy(float))  # NaN or inf beside numbers: a broken prompt
+            if bad.any():
+                raise SpbiasError(f"{path}, data row {_ROW(bad)}: {c} is {df[c][bad].iloc[0]}, not a finite number.",
+                                  "score the prompt again; a NaN or infinite score comes from a broken prompt "
+                                  "(check its prompt.npz), and its answers mean nothing.")
 
 def _one_validation_accuracy(df:pd.DataFrame, path:Path):
     "Refuse a prompt whose rows give several validation accuracies (the top-k choice reads one)."
@@ -224,6 +237,7 @@ def read_selection(selection:dict|str|Path|None, # "papers" (any case, as group 
                    flag:str="--select")->dict|None:
     "A selection as {category: [groups]}; a missing file, broken JSON or any other shape: an error naming it."
     if selection is None: return None
+    src = selection if not isinstance(selection, dict) else "{}"
     if not isinstance(selection, dict):
         p = Path(selection)
         if str(selection).lower() == "papers" and not p.is_file(): return PAPERS_SELECTION
@@ -236,6 +250,9 @@ def read_selection(selection:dict|str|Path|None, # "papers" (any case, as group 
         if not isinstance(selection, dict):
             raise SpbiasError(f"{flag} {p} holds a JSON {type(selection).__name__}, not an object "
                               "{category: [groups]}.", SELECT_HOW)
+    if not selection:
+        raise SpbiasError(f"{flag} {src} is an empty object: it selects nothing.",
+                          "leave --select out to keep every group, or " + SELECT_HOW)
     for cat, groups in selection.items():
         if not (isinstance(groups, list) and groups and all(isinstance(g, str) for g in groups)):
             raise SpbiasError(f"{flag}: category {cat!r} maps to {groups!r}, not a list of group names.", SELECT_HOW)
@@ -247,6 +264,9 @@ def select_groups(gm:pd.DataFrame, # per-group table (group_metrics)
     "Keep, in the categories a selection names, only its groups."
     if selection is None: return gm
     selection = read_selection(selection)
+    if selection is not PAPERS_SELECTION and not gm.category.isin(list(selection)).any():  # a typo, or another bias set
+        raise SpbiasError(f"the selection names no category of these predictions (it names {sorted(selection)}, they have "
+                          f"{sorted(gm.category.unique())}).", "fix the category names of the selection.")
     keep = pd.Series(True, index=gm.index)
     for cat, groups in selection.items():
         in_cat = gm.category == cat

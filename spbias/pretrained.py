@@ -84,7 +84,7 @@ def load_tokenizer(path:Path):
     path = Path(path)
     try: tok = _gguf_tokenizer(path) if path.suffix == ".gguf" else AutoTokenizer.from_pretrained(str(path))
     except Exception as e:
-        raise SpbiasError(f"no usable tokenizer in {path} ({type(e).__name__}: {str(e)[:200]}).",
+        raise SpbiasError(f"no usable tokenizer in {path} ({type(e).__name__}: {' '.join(str(e).split())[:200]}).",  # one line
                           "add the model's tokenizer files (tokenizer.json / tokenizer_config.json) to the folder.") from e
     tok.padding_side = "right"
     if tok.pad_token is None: tok.pad_token = tok.eos_token
@@ -110,8 +110,10 @@ def load_model(spec:str|Path, # "smollm2", a Hugging Face folder, a .gguf file o
                mesh:Mesh|None=None): # place the parameters on this mesh with `param_shardings`' shardings (default: the default device)
     "Load `(model, tokenizer, ModelConfig)` from a checkpoint."
     path = resolve_model(spec)
+    read_model_config(path, dtype)  # first the config (an unsupported model_type is ours to say, not transformers')
+    tokenizer = load_tokenizer(path)  # then the tokenizer: a missing or broken one is said before the weights are read
     model, cfg = load_weights(path, dtype, mesh)
-    return model, load_tokenizer(path), cfg
+    return model, tokenizer, cfg
 
 def load_model_on(spec:str|Path, # as for `load_model`
                   dtype:str="float32",
@@ -194,6 +196,7 @@ def main_info(argv:list[str])->int:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
     a.model = _model_arg(p, a, a.model_pos)
+    jax.devices()  # the backend started first: a JAX_PLATFORMS this machine lacks is said before the model is read
     info = model_info(a.model, *load_model(a.model, a.dtype))
     if a.json: print(json.dumps(info, indent=2))
     else:
@@ -226,7 +229,12 @@ def main_next_token(argv:list[str])->int:
     if len(a.words) > 2: p.error(f"expected [MODEL] TEXT, got {len(a.words)} words; quote the text")
     a.model, a.text = _model_arg(p, a, a.words[0] if len(a.words) == 2 else None), a.words[-1]
     if a.top < 1: raise SpbiasError(f"--top must be at least 1, got {a.top}.", "pass --top 1 or more.")
+    if not a.text.strip(): raise SpbiasError("TEXT is empty.", "give a text to continue, e.g. 'The film was'.")
+    jax.devices()  # the backend started first: a JAX_PLATFORMS this machine lacks is said before the model is read
     model, tok, _ = load_model(a.model, a.dtype)
+    if a.top > len(tok):
+        from spbias.checks import warn
+        warn("next-token", f"--top {a.top:,} is more than the {len(tok):,} tokens of the vocabulary: showing them all.")
     rows = next_token_probs(model, tok, a.text, a.top)
     if a.json: print(json.dumps(rows, indent=2))
     else:

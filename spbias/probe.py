@@ -318,6 +318,14 @@ def write_report(pred:pd.DataFrame, out:str|Path)->pd.DataFrame:
 # %% ../nbs/30_probe.ipynb #b1229bf1
 def _unescape(s:str)->str: return s.replace("\\n", "\n").replace("\\t", "\t")
 
+def _rate(s:str)->float:
+    "A positive, finite number of requests per second (an argparse type)."
+    try: v = float(s)
+    except ValueError: v = float("nan")
+    if not (v > 0 and np.isfinite(v)):
+        raise argparse.ArgumentTypeError(f"{s} is not a positive number. Fix: give requests per second, e.g. 2.")
+    return v
+
 def main_predict(argv:list[str]|None=None)->int:
     "`spbias apes predict`: P(Yes)/P(No) for each APES example."
     from spbias.cli import HelpFormatter, ArgumentParser
@@ -337,7 +345,7 @@ def main_predict(argv:list[str]|None=None)->int:
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="dtype of the model's weights and activations")
     ap.add_argument("--mesh", default=None, help="device mesh data=1,model=M (the weights split over M devices) or auto (default: one device)")
     ap.add_argument("--cache", default=None, help="hosted answers cache (default: OUT.cache.sqlite)")
-    ap.add_argument("--requests-per-s", type=float, default=None, help="hosted rate limit in requests per second (default: none, no limit)")
+    ap.add_argument("--requests-per-s", type=_rate, default=None, help="hosted rate limit in requests per second (default: none, no limit)")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     from spbias.apes import check_predict_inputs

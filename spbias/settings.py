@@ -83,7 +83,7 @@ class TuneConfig:
                             flag="--no-packing",
                             action="store_true", negate=True)
     max_len:int = _setting(128, "longest text in tokens (longer texts keep their last tokens)", type=positive_int)
-    data_seed:int = _setting(0, "seed of the batch schedule shared by all seeds", type=int)
+    data_seed:int = _setting(0, "seed of the batch schedule shared by all seeds", type=count)
     dtype:str = _setting("float32", "model dtype", choices=["float32", "bfloat16"])
     mesh:str|None = _setting(None, "device mesh data=D,model=M (seeds split over data, weights over model) or auto "
                              "(default: one device); how to run, not part of the run identity")
@@ -127,6 +127,7 @@ class TuneConfig:
         for k in ("batch_size", "eval_batch_size", "eval_every", "max_steps", "patience", "max_len"):
             pos(k, isinstance(getattr(self, k), int) and getattr(self, k) > 0, f"use a positive integer for {k}.")
         pos("min_steps", self.min_steps >= 0, "use min_steps ≥ 0.")
+        pos("data_seed", self.data_seed >= 0, "use a data seed ≥ 0 (numpy's generators take no negative seed).")
         pos("checkpoint_every", self.checkpoint_every is None or self.checkpoint_every >= 0,
             "use checkpoint_every ≥ 0 (0: no checkpoints; unset: at every evaluation).")
         pos("loss", self.loss in LOSSES, f"use one of: {', '.join(LOSSES)}.")

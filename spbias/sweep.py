@@ -126,14 +126,17 @@ def _read_yaml(path:Path):
     "A sweep file's parsed YAML; our error when it is missing, not YAML, or names a key twice."
     if not path.is_file():
         raise SpbiasError(f"sweep file {path} not found.", "pass the path of a YAML file, e.g. sweeps/demo.yaml.")
-    try: return yaml.load(path.read_text(), Loader=_UniqueKeyLoader)
+    from spbias.checks import check_utf8
+    data = path.read_bytes(); check_utf8(data, path, "sweep file")
+    try: return yaml.load(data.decode("utf-8"), Loader=_UniqueKeyLoader)
     except _Twice as e:
         key, first, again = e.args
         raise SpbiasError(f"sweep file {path}: the key {key!r} is given twice (lines {first} and {again}); YAML would "
                           "keep the second and drop the first without a word.",
                           f"write {key}: once, with every value in one list.") from None
     except yaml.YAMLError as e:
-        raise SpbiasError(f"sweep file {path} is not valid YAML ({e}).", "fix its syntax.") from None
+        raise SpbiasError(f"sweep file {path} is not valid YAML ({' '.join(str(e).split())}).",  # one line
+                          "fix its syntax.") from None
 
 def load_sweep(path:str|Path # a SWEEP.yaml file
               )->Sweep:

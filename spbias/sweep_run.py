@@ -132,6 +132,9 @@ def run_sweep(sweep:Sweep,
         _check_bias_sets(sweep.name, sweep.params.get("bias_sets"))
     i, n = parse_shard(shard_spec)
     runs = shard(expand(sweep), i, n)
+    if only and not any(fnmatch.fnmatch(r.run_id, only) for r in expand(sweep)):  # a typo, not an empty shard
+        raise SpbiasError(f"--only {only!r} matches no run of sweep {sweep.name} (its ids look like "
+                          f"{expand(sweep)[0].run_id}).", "check the pattern; quote it so the shell passes it as it is.")
     if only: runs = [r for r in runs if fnmatch.fnmatch(r.run_id, only)]
     todo = [r for r in runs if not is_complete(r, out)]
     res = SweepResult(skipped=[r.run_id for r in runs if r not in todo])

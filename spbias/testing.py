@@ -253,9 +253,16 @@ def check_parity(spec, # a Hugging Face folder or .gguf file (anything `spbias.p
     import jax.numpy as jnp
     from spbias.pretrained import load_model, resolve_model
     path = resolve_model(spec)
-    if path.is_dir():  # its config and weight files named before transformers reads them (only headers read here)
+    if path.is_file() and path.suffix != ".gguf":
+        raise SpbiasError(f"{path} is a file, and neither a model folder nor a .gguf file.",
+                          "pass a Hugging Face model folder (config.json, weights, tokenizer) or a .gguf file.")
+    for t in texts or ():
+        if not t.strip(): raise SpbiasError("--text is empty.", "pass a text of at least one word, or leave --text out.")
+    if path.is_dir():  # its config, weight files and tokenizer named before transformers reads them (only headers read here)
         from spbias.weights import read_config, weight_shards
-        read_config(path); weight_shards(path)
+        from spbias.families import config_from_hf
+        from spbias.pretrained import load_tokenizer
+        hf = read_config(path); weight_shards(path); config_from_hf(hf); load_tokenizer(path)
     kw = dict(gguf_file=path.name) if path.suffix == ".gguf" else {}
     ref = tf.AutoModelForCausalLM.from_pretrained(path.parent if kw else path, dtype=torch.float32, attn_implementation="eager", **kw).eval()
     out, enc, r32 = {}, None, None

@@ -109,11 +109,22 @@ def read_config(folder:Path)->dict:
     if not f.exists():
         raise SpbiasError(f"{folder} has no config.json, so it is not a Hugging Face model folder.",
                           "point MODEL at a folder with config.json and *.safetensors, a .gguf file, a hub id (org/name) or 'smollm2'.")
-    return json.loads(f.read_text())
+    try: hf = json.loads(f.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise SpbiasError(f"{f} is not valid JSON ({getattr(e, 'msg', type(e).__name__)}; cut short?).",
+                          "copy or download the model's config.json again.") from None
+    if not isinstance(hf, dict):
+        raise SpbiasError(f"{f} holds a JSON {type(hf).__name__}, not an object of settings.",
+                          "copy or download the model's config.json again.")
+    return hf
 
 def _safetensors_shard(f:Path)->Shard:
     from safetensors import safe_open
-    with safe_open(str(f), "numpy") as h: shapes = {k: tuple(h.get_slice(k).get_shape()) for k in h.keys()}
+    try:
+        with safe_open(str(f), "numpy") as h: shapes = {k: tuple(h.get_slice(k).get_shape()) for k in h.keys()}
+    except Exception as e:  # safetensors' own error type: a cut or foreign file
+        raise SpbiasError(f"{f} is not a readable safetensors file ({str(e).strip()}; cut short?).",
+                          "copy or download the weight file again.") from None
     def read(keys):
         for k in keys:
             with safe_open(str(f), "numpy") as h: w = h.get_tensor(k)  # a copy; the file's mapped pages leave with the handle
