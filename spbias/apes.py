@@ -232,9 +232,9 @@ def main(argv:list[str]|None=None)->int:
     g.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     sub.add_parser("predict", help="ask a model (spbias.probe)"); sub.add_parser("report", help="summarise answers (spbias.probe)")
     a = ap.parse_args(argv)
-    from spbias.checks import check_out, check_input_file, make_room
+    from spbias.checks import check_out, check_input_file, write_outputs
     check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet")); check_input_file(a.templates, "--templates", "an APES templates CSV")
     df = generate_apes(a.templates, a.domains, a.question)
-    make_room([a.out]); save_table(df, a.out)
+    write_outputs([(a.out, lambda p: save_table(df, p))])   # a full disk: one line, the old file back
     print(f"wrote {len(df)} statements from {df.template_id.nunique()} templates to {a.out}")
     return 0

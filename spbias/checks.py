@@ -4,7 +4,7 @@
 
 # %% ../nbs/16_checks.ipynb #b1c5d8a8
 from __future__ import annotations
-import argparse, errno, os, sys
+import argparse, errno, os, shutil, sys
 from pathlib import Path
 from .core import SpbiasError, move_aside, table_format, TABLE_FORMATS, load_table
 
@@ -96,19 +96,24 @@ def make_room(paths:list, # outputs already passed by `check_out`
 
 # %% ../nbs/16_checks.ipynb #1abfc819
 def write_outputs(outputs:list, # (path, write) pairs: `write(path)` writes that output; a None path: not asked for;
-                  # a list of paths: the files one write makes (a figure's .png and .pdf), `write` given the first
+                  # a list of paths: the files one write makes (a figure's .png and .pdf), `write` given the first;
+                  # a path may be a folder that `write` makes (a report), removed whole on a failure
                   log=print)->list[Path]:
     ("Move the old outputs aside (`make_room`), then write each; on a full disk (or any OSError) undo: the outputs "
      "written removed, the old ones put back, and one line that says so. The paths written.")
     outputs = [([Path(q) for q in (p if isinstance(p, (list, tuple)) else [p])], write) for p, write in outputs
                if p is not None]
-    olds = [q for ps, _ in outputs for q in ps if q.exists()]
+    olds = [q for ps, _ in outputs for q in ps if q.exists() and not (q.is_dir() and not any(q.iterdir()))]
+    empty = [q for ps, _ in outputs for q in ps if q.is_dir() and not any(q.iterdir())]   # left in place
     moved, written = list(zip(olds, make_room(olds, log))), []
     for ps, write in outputs:
         p = ps[0]
         try: write(p); written += ps
         except OSError as e:
-            for w in written + ps: w.unlink(missing_ok=True)   # the failed write's own files too
+            for w in written + ps:   # the failed write's own files too; a folder output with all it holds
+                if w.is_dir() and not w.is_symlink(): shutil.rmtree(w)
+                else: w.unlink(missing_ok=True)
+            for q in empty: q.mkdir(exist_ok=True)   # an empty old folder, as it was
             for old, aside in moved: os.replace(aside, old)
             full = e.errno == errno.ENOSPC
             why = "the disk is full" if full else (e.strerror or str(e))

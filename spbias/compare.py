@@ -300,9 +300,10 @@ def diff_figure(t:pd.DataFrame, # comparison table (compare_gaps)
                 metrics=("positive_FPR", "negative_FPR")):
     "Dot plot of the differences A − B with 95% CIs, a row per group, a panel per metric; hollow = not significant."
     import matplotlib.pyplot as plt
-    from spbias.figures import _style, attribute_name, METRIC_NAMES
+    from spbias.figures import _style, attribute_name, METRIC_NAMES, group_label
     colours = _style()
     t = t[t.metric.isin(metrics)]
+    t = t.assign(group=[group_label(g, c) for c, g in zip(t.category, t.group)])   # as people read them; tables: ids
     if "set" in t: t = t.assign(group=t["set"] + " · " + t.group)   # a row per template set and group
     if t.empty: raise SpbiasError(f"the comparison has no rows for the metrics {list(metrics)}.",
                                   f"use some of: {sorted(set(METRICS))}.")

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from .core import SpbiasError
 from .data import LABEL_NAMES
-from .checks import check_out, make_room
+from .checks import check_out, write_outputs
 # reading and scoring adapters is the predict module's (13_predict); these names stay importable from here
 from .predict import (PEFT_CONFIG, PEFT_WEIGHTS, PEFT_KEY, SPBIAS_META, embeddings_sha256, read_adapter,
                             prompt_identity,
@@ -193,33 +193,46 @@ With spbias: `spbias predict --prompt THIS_FOLDER --testset BIAS_SET.tsv --out p
 """
 
 # %% ../nbs/15_export.ipynb #8c87ae80
-def _write_folder(out:Path, files:dict, force:bool)->Path:
+def _write_folder(out:Path, files:dict)->Path:
     "Write `files` (name → bytes) as the folder `out` at once (a temporary sibling, then a rename)."
-    out = check_out(out, force, kind="folder")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
     try:
         for name, data in files.items(): (tmp/name).write_bytes(data)
-        make_room([out])  # --force: the old folder moved aside only now, with the new one ready
-        os.replace(tmp, out)
+        os.replace(tmp, out)   # onto nothing, or an empty folder (`write_outputs` moved an old one aside)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True); raise
     return out
 
-def export_prompt(config:dict, seed:dict, # a run's config and one of its seeds (spbias.predict.load_run)
-                  out:str|Path, # the adapter folder to write
-                  force:bool=False # move an existing `out` aside instead of refusing
-                 )->Path:
-    "Write one tuned prompt as a PEFT prompt-tuning adapter folder with a model card and spbias.json."
+def _adapter_files(config:dict, seed:dict)->dict:
+    "The files (name → bytes) of one tuned prompt's adapter folder."
     from safetensors.numpy import save
     meta, emb = prompt_meta(config, seed), np.ascontiguousarray(seed["embeddings"], np.float32)
     mc = config.get("model_config", {})
     cfg = peft_prompt_config(emb.shape[0], emb.shape[1], config["run"]["model"], mc.get("n_layers"), mc.get("n_heads"),
                              meta["prompt"]["init"])
     j = lambda o: (json.dumps(o, indent=2) + "\n").encode()
-    return _write_folder(Path(out),
-                         {PEFT_CONFIG: j(cfg), PEFT_WEIGHTS: save({PEFT_KEY: emb}, metadata={"format": "pt"}),
-                                     SPBIAS_META: j(meta), "README.md": model_card(meta).encode()}, force)
+    return {PEFT_CONFIG: j(cfg), PEFT_WEIGHTS: save({PEFT_KEY: emb}, metadata={"format": "pt"}), SPBIAS_META: j(meta),
+            "README.md": model_card(meta).encode()}
+
+def _write_adapters(folders:dict, # folder → its files (`_adapter_files`)
+                    out:Path)->None:
+    ("Write adapter folders through `checks.write_outputs` (old ones moved aside; a full disk: none written, the "
+     "old ones back), and leave no empty `out` behind a failure.")
+    made = not out.exists()
+    try: write_outputs([(d, lambda p, f=f: _write_folder(p, f)) for d, f in folders.items()])
+    except SpbiasError:
+        if made and out.is_dir() and not any(out.iterdir()): out.rmdir()
+        raise
+
+def export_prompt(config:dict, seed:dict, # a run's config and one of its seeds (spbias.predict.load_run)
+                  out:str|Path, # the adapter folder to write
+                  force:bool=False # move an existing `out` aside instead of refusing
+                 )->Path:
+    "Write one tuned prompt as a PEFT prompt-tuning adapter folder with a model card and spbias.json."
+    out = check_out(out, force, kind="folder")
+    _write_adapters({out: _adapter_files(config, seed)}, out)
+    return out
 
 def _holds(folder:Path, config:dict, seed:dict)->bool:
     "Does `folder` already hold this very prompt of this run?"
@@ -260,7 +273,8 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
     todo = [not (keep_current and _holds(d, config, s)) for s, d in zip(chosen, dests)]
     for d, t in zip(dests, todo):  # every folder checked before the first is written
         if t: check_out(d, force, kind="folder")
-    return [export_prompt(config, s, d, force) if t else d for s, d, t in zip(chosen, dests, todo)]
+    _write_adapters({d: _adapter_files(config, s) for s, d, t in zip(chosen, dests, todo) if t}, Path(out))
+    return dests
 
 # %% ../nbs/15_export.ipynb #5cc9815c
 def main(argv:list[str]|None=None)->int:

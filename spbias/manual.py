@@ -117,7 +117,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--out", required=True, help="predictions TSV to write")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
-    from spbias.checks import check_out, make_room
+    from spbias.checks import check_out, write_outputs
     from spbias.core import TABLE_FORMATS
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     from spbias.pretrained import load_model
@@ -129,7 +129,7 @@ def main(argv:list[str]|None=None)->int:
     model, tok, _ = load_model(a.model, dtype=a.dtype)
     df = predict_manual(model, tok, test, tuning, model_name=a.model, dataset=a.dataset, shots=a.shots, wordings=wordings,
                         seed=a.draw_seed, batch_size=a.batch_size, accuracy=not a.no_accuracy, progress=True)
-    make_room([a.out]); write_predictions(df, a.out)
+    write_outputs([(a.out, lambda p: write_predictions(df, p))])   # a full disk: one line, the old file back
     on = f"the {a.testset} split" if a.testset in ("train", "validation", "test") else "the bias set"
     for rid, g in df.groupby("run_id", sort=False):  # the accuracy columns are the tuning set's splits, whatever --testset is
         print(f"{rid}: accuracy on {on} {(g.y_true == g.y_pred).mean():.3f}; {a.dataset}'s validation split "

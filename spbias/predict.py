@@ -393,7 +393,7 @@ def accuracy_table(pred:pd.DataFrame)->pd.DataFrame:
 def main(argv:list[str]|None=None)->int:
     "spbias predict: score a bias test set with every seed of a run."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import positive_int, share, check_out, make_room
+    from spbias.checks import positive_int, share, check_out, write_outputs
     from spbias.run import check_run
     p = ArgumentParser(prog="spbias predict",
                                 description="Score a test set with every seed of a tuning run, or with PEFT "
@@ -456,8 +456,8 @@ def main(argv:list[str]|None=None)->int:
         pred = predict_prompts(adapters, table, model=a.model, batch_size=a.batch_size,
                                allow_model_mismatch=a.allow_model_mismatch)
     if not is_primary(): return 0  # process 0 writes the file
-    make_room([a.out])  # --force: the old file moved aside only now, with the new one ready
-    write_predictions(pred, a.out)
+    # --force: the old file moved aside only now, with the new one ready; a full disk: one line, the old file back
+    write_outputs([(a.out, lambda p: write_predictions(pred, p))])
     print(f"wrote {len(pred)} rows to {a.out}; accuracy on them per prompt:")
     print(accuracy_table(pred).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     return 0

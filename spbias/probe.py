@@ -350,7 +350,7 @@ def main_predict(argv:list[str]|None=None)->int:
     a = ap.parse_args(argv)
     from spbias.apes import check_predict_inputs
     check_predict_inputs(a.examples, _unescape(a.prompt), a.prompt_run, a.seed, a.templates)  # before anything loads
-    from spbias.checks import check_out, check_input_file, make_room
+    from spbias.checks import check_out, check_input_file, write_outputs
     from spbias.run import check_run
     check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet"))
     check_input_file(a.examples, "--examples", "the CSV written by `spbias apes generate`")
@@ -386,7 +386,7 @@ def main_predict(argv:list[str]|None=None)->int:
             print(f"soft prompt: {a.prompt_run} seed {seed} ({soft.shape[0]} tokens)")
         pred = probe_local(model, tok, ex, prompt, soft, a.batch_size, progress=True)
     if a.templates: pred = with_domain(pred, a.templates)
-    make_room([a.out]); save_table(pred, a.out)
+    write_outputs([(a.out, lambda p: save_table(pred, p))])   # a full disk: one line, the old file back
     ok = (pred.prediction == pred.label.astype(str)).mean()
     print(f"wrote {len(pred)} answers to {a.out} (error rate {1 - ok:.3f})")
     return 0
@@ -402,11 +402,12 @@ def main_report(argv:list[str]|None=None)->int:
     ap.add_argument("--force", action="store_true", help="move an existing --out folder aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     from spbias.apes import check_report_inputs
-    from spbias.checks import check_out, make_room
+    from spbias.checks import check_out, write_outputs
     pred = check_report_inputs(a.predictions, a.templates)  # read once: the file, its columns and values, --templates
     check_out(a.out, a.force, kind="folder")
     pred = with_domain(pred, a.templates, a.domain_by)
-    make_room([a.out]); errs = write_report(pred, a.out)
+    write_outputs([(a.out, lambda p: write_report(pred, p))])   # a full disk: one line, the old folder back
+    errs = error_rates(with_domain(pred))   # the table write_report wrote
     print(errs.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     if "negated" not in pred:
         print("robustness to negation needs negated pairs (a `negated` column, as `spbias apes generate` writes): not reported.")

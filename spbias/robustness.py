@@ -168,8 +168,9 @@ def survival_heatmap(t:pd.DataFrame, # robustness table
     "Heatmap of survival, groups × metrics, one panel per model and tuning set; the number is the mean gap."
     import matplotlib.pyplot as plt, seaborn as sns, textwrap
     from matplotlib.colors import ListedColormap, BoundaryNorm
-    from spbias.figures import _style, attribute_name, model_name, model_order, dataset_order
+    from spbias.figures import _style, attribute_name, model_name, model_order, dataset_order, group_label
     _style()
+    t = t.assign(group=[group_label(g, c) for c, g in zip(t.category, t.group)])   # as people read them; tables: ids
     if "set" in t: t = t.assign(group=t["set"] + " · " + t.group)   # a row per template set and group
     combos = [(m, d) for m in model_order(t.model) for d in dataset_order(t.dataset[t.model == m])]
     rows = t[["category", "group"]].drop_duplicates().sort_values(["category", "group"])
