@@ -402,14 +402,15 @@ def main(argv:list[str]|None=None)->int:
     names = tuple(a.names.split(",")) if a.names else None
     if names is not None and len(names) != 2:
         raise SpbiasError(f"--names {a.names!r} is not two names.", "pass A,B, e.g. --names sst5,semeval.")
-    if names is not None and names[0].strip() == names[1].strip():   # "A − A": the tables could not tell the sides apart
-        raise SpbiasError(f"--names {a.names!r} gives both sides one name.", "pass two names, e.g. --names sst5,semeval.")
+    if names is not None and names[0].strip() == names[1].strip():   # "A − A": no table could tell the sides apart
+        raise SpbiasError(f"--names {a.names!r} gives both sides one name.",
+                          "pass two names, e.g. --names sst5,semeval.")
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     pa, pb = load_side(a.a, "A", a.top_k, a.select), load_side(a.b, "B", a.top_k, a.select)
     for _, sa, sb in side_sets(pa, pb): check_same_rows(sa, sb)   # before any statistic; A and B as the arguments
     check_other_prompts(pa, pb)
     if names is None: names = tuple(f"{p.model.iloc[0]}/{p.dataset.iloc[0]}" for p in (pa, pb))
-    if names[0] == names[1]: names = (f"{names[0]} (A)", f"{names[1]} (B)")   # one model and dataset: which side is which
+    if names[0] == names[1]: names = (f"{names[0]} (A)", f"{names[1]} (B)")   # one model and dataset: which is which
     t = compare_gaps(pa, pb, names, a.centroid, adjust=a.adjust, family=a.family, n_boot=a.n_boot,
                      boot_seed=a.boot_seed)
     mc = mcnemar_pairs(pa, pb, names, a.pairs, a.adjust)

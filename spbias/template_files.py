@@ -28,8 +28,8 @@ def read_terms(path:str|Path, # lexicon CSV: group, term (and slot, category)
     if not p.is_file():
         raise SpbiasError(f"lexicon {p} not found.", "pass a CSV with the columns group, term (and slot, category).")
     if _blank(p):
-        raise SpbiasError(f"lexicon {p} is empty.", "give it a header row group,term (and slot, category) and a row per "
-                          "term.")
+        raise SpbiasError(f"lexicon {p} is empty.",
+                          "give it a header row group,term (and slot, category) and a row per term.")
     df = _read_csv(p)
     df.columns = [str(c).strip().lower() for c in df.columns]
     missing = [c for c in ("group", "term") if c not in df]
