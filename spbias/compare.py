@@ -14,9 +14,9 @@ from .metrics import (METRICS, FAMILIES, ALPHA, SD_TINY, load_predictions, top_r
 
 # %% auto #0
 __all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKERS', 'METHOD_TEXT', 'keep_selected', 'load_side',
-           'row_keys', 'check_same_rows', 'side_sets', 'per_set', 'side_gaps', 'welch_diff', 'bootstrap_diff',
-           'family_columns', 'adjust_table', 'compare_gaps', 'ranked_prompts', 'prompt_pairs', 'mcnemar_pairs',
-           'compare_note', 'diff_figure', 'main']
+           'row_keys', 'check_same_rows', 'check_other_prompts', 'side_sets', 'per_set', 'side_gaps', 'welch_diff',
+           'bootstrap_diff', 'family_columns', 'adjust_table', 'compare_gaps', 'ranked_prompts', 'prompt_pairs',
+           'mcnemar_pairs', 'compare_note', 'diff_figure', 'main']
 
 # %% ../nbs/23_compare.ipynb #7d6ba1d0
 def keep_selected(preds:pd.DataFrame, select:dict|str|None)->pd.DataFrame:
@@ -81,6 +81,15 @@ def _refuse(bad, who:str, names:tuple|None=None):
                       "score both sides on the same bias set (the same `spbias templates` file and attributes), "
                       "or pass only the files of the attributes both hold.")
 
+def check_other_prompts(a:pd.DataFrame, b:pd.DataFrame, names:tuple=("A", "B")):
+    "Refuse two sides that hold the same prompts (one file given twice, or a copy of it): every difference would be 0."
+    ids = [set(d[["model", "dataset", "run"]].drop_duplicates().itertuples(index=False, name=None)) for d in (a, b)]
+    if ids[0] != ids[1]: return
+    m, d, _ = sorted(ids[0])[0]
+    raise SpbiasError(f"{names[0]} and {names[1]} hold the same {len(ids[0])} prompt(s) (model {m}, tuned on {d}), so "
+                      "every difference of gaps would be 0.",
+                      "pass another set of prompts as B, e.g. prompts tuned on another dataset or with other settings.")
+
 # %% ../nbs/23_compare.ipynb #14b6985e
 def side_sets(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (load_side)
               names:tuple=("A", "B"))->list[tuple]:
@@ -119,6 +128,7 @@ def _testable(x, y)->bool:
 def welch_diff(ga:pd.DataFrame, gb:pd.DataFrame # per-prompt gaps of A and B (side_gaps)
               )->pd.DataFrame:
     "Per category × group × metric: gap_a, gap_b, diff = gap_a − gap_b, Welch's t, its df, p-value and 95% CI."
+    import warnings
     from scipy import stats
     xa, xb = (g.dropna(subset=["gap"]).groupby(DIFF_KEYS, sort=True).gap.agg(list) for g in (ga, gb))
     rows = []
@@ -128,7 +138,12 @@ def welch_diff(ga:pd.DataFrame, gb:pd.DataFrame # per-prompt gaps of A and B (si
                  gap_b=y.mean() if len(y) else np.nan)
         r["diff"] = r["gap_a"] - r["gap_b"]
         if _testable(x, y):
-            t = stats.ttest_ind(x, y, equal_var=False)
+            with warnings.catch_warnings():
+                # a side whose prompts all give one gap has variance exactly 0: scipy warns of "precision loss" for such
+                # identical values, though Welch's t is defined (its standard error is then the other side's alone)
+                if np.ptp(x) == 0 or np.ptp(y) == 0:
+                    warnings.filterwarnings("ignore", "Precision loss occurred", RuntimeWarning)
+                t = stats.ttest_ind(x, y, equal_var=False)
             ci = t.confidence_interval(1 - ALPHA)
             r.update(statistic=t.statistic, df=t.df, p_value=t.pvalue, ci_low=ci.low, ci_high=ci.high)
         else: r.update(statistic=np.nan, df=np.nan, p_value=np.nan, ci_low=np.nan, ci_high=np.nan)
@@ -388,10 +403,15 @@ def main(argv:list[str]|None=None)->int:
     names = tuple(a.names.split(",")) if a.names else None
     if names is not None and len(names) != 2:
         raise SpbiasError(f"--names {a.names!r} is not two names.", "pass A,B, e.g. --names sst5,semeval.")
+    if names is not None and names[0].strip() == names[1].strip():   # "A − A": no table could tell the sides apart
+        raise SpbiasError(f"--names {a.names!r} gives both sides one name.",
+                          "pass two names, e.g. --names sst5,semeval.")
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     pa, pb = load_side(a.a, "A", a.top_k, a.select), load_side(a.b, "B", a.top_k, a.select)
     for _, sa, sb in side_sets(pa, pb): check_same_rows(sa, sb)   # before any statistic; A and B as the arguments
+    check_other_prompts(pa, pb)
     if names is None: names = tuple(f"{p.model.iloc[0]}/{p.dataset.iloc[0]}" for p in (pa, pb))
+    if names[0] == names[1]: names = (f"{names[0]} (A)", f"{names[1]} (B)")   # one model and dataset: which is which
     t = compare_gaps(pa, pb, names, a.centroid, adjust=a.adjust, family=a.family, n_boot=a.n_boot,
                      boot_seed=a.boot_seed)
     mc = mcnemar_pairs(pa, pb, names, a.pairs, a.adjust)

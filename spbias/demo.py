@@ -94,6 +94,15 @@ def demo_executor(notebook:Path, output:Path, parameters:dict, # as `spbias.swee
                         cwd=str(output.parent), stdout_file=sys.stdout if log_output else None,
                         stderr_file=sys.stderr if log_output else None, extra_arguments=KERNEL_ARGUMENTS)
 
+def _check_model(model:str):
+    "Refuse a --model that names nothing here (a path that does not exist), before any run folder is written."
+    from spbias.sweep import _check_model as sweep_check
+    try: sweep_check("demo", model)
+    except SpbiasError:
+        raise SpbiasError(f"--model {model}: no such file or folder.",
+                          "give an existing model folder or .gguf file, a hub id such as facebook/opt-125m, or leave "
+                          "--model out for SmolLM2-135M.") from None
+
 def main(argv:list[str]|None=None)->int:
     "`spbias demo`: tune SmolLM2 on the demo set with 3 seeds, score our templates, draw the figures."
     from spbias.core import smollm2_gguf_path, parse_seeds
@@ -108,6 +117,7 @@ def main(argv:list[str]|None=None)->int:
     if a.out is not None:
         from spbias.checks import check_out
         check_out(a.out, kind="folder", rule=False)  # a file there: refused before anything runs (the demo reuses its own folder)
+    _check_model(a.model)   # once only after the tuning run failed: exit 1, its error on stdout among the progress
     seeds = parse_seeds(a.seeds)
     if a.model == "smollm2": print(f"model: {smollm2_gguf_path()}")
     if a.czarnowska and not a.czarnowska.is_dir(): raise SpbiasError(f"--czarnowska {a.czarnowska} is not a folder.", "pass the folder holding templates/ and terms/.")

@@ -215,8 +215,9 @@ def table2_wide(t2:pd.DataFrame)->pd.DataFrame:
 def check_gap_table(gaps, # the table `metrics.read_gaps` read
                     path:str|Path, flag:str="GAPS",
                     metrics:tuple=()): # metrics the command counts: each must be in the table
-    ("Refuse a table that is no gap table (a predictions file, say), one without rows, a row without its keys or with "
-     "a significance other than -1/0/1, or one without the metrics asked for.")
+    ("Refuse a table that is no gap table (a predictions file, say), one without rows, a row without its keys, of an "
+     "unknown metric, with a significance other than -1/0/1, a measured gap that is NaN, a p-value outside [0, 1], or "
+     "a second row of the same gap; or one without the metrics asked for.")
     make = f"make one with `spbias gaps PREDICTIONS.tsv --out gaps.csv`, then pass gaps.csv."
     if {"y_true", "y_pred"} <= set(gaps.columns):
         raise SpbiasError(f"{flag} {path} is a predictions file, not a gap table.", make)
@@ -228,6 +229,10 @@ def check_gap_table(gaps, # the table `metrics.read_gaps` read
     for c in ("model", "dataset", "category", "group", "metric"):
         bad = gaps[c].isna() | gaps[c].astype(str).str.strip().eq("")
         if bad.any(): raise SpbiasError(f"{flag} {path}, data row {row(bad)}: {c} is empty.", remake)
+    bad = ~gaps.metric.isin(METRICS)
+    if bad.any():
+        raise SpbiasError(f"{flag} {path}, data row {row(bad)}: metric is {gaps.metric[bad].iloc[0]!r}, not one "
+                          f"`spbias gaps` writes ({', '.join(METRICS)}).", remake)
     for c, ok, what in (("significance", lambda v: v.isin([-1, 0, 1]), "-1, 0 or 1"),
                         ("n_runs", lambda v: (v >= 0) & (v == v.round()), "a whole number")):
         v = pd.to_numeric(gaps[c], errors="coerce"); bad = ~ok(v)
@@ -236,6 +241,25 @@ def check_gap_table(gaps, # the table `metrics.read_gaps` read
             raise SpbiasError(f"{flag} {path}, data row {row(bad)}: {c} is {x}, not {what}.",
                               remake)
         gaps = gaps.assign(**{c: v.astype(int)})
+    gap = pd.to_numeric(gaps.gap_mean, errors="coerce")   # no gap only where no prompt measured one (n_runs 0)
+    bad = ~np.isfinite(gap) & (gaps.n_runs > 0)
+    if bad.any():
+        raise SpbiasError(f"{flag} {path}, data row {row(bad)}: gap_mean is {gaps.gap_mean[bad].iloc[0]}, though "
+                          f"{gaps.n_runs[bad].iloc[0]} prompt(s) measured it.", remake)
+    for c in ("p_value", "p_adjusted"):
+        if c not in gaps: continue
+        v = pd.to_numeric(gaps[c], errors="coerce"); bad = ~((v >= 0) & (v <= 1)) & gaps[c].notna()
+        if bad.any():
+            raise SpbiasError(f"{flag} {path}, data row {row(bad)}: {c} is {gaps[c][bad].iloc[0]}, not a p-value in "
+                              "[0, 1].", remake)
+    keys = [c for c in ("set", "gap_to") if c in gaps] + ["model", "dataset", "category", "group", "metric"]
+    dup = gaps.duplicated(keys)
+    if dup.any():
+        first = row(gaps[keys].eq(gaps[keys][dup].iloc[0]).all(axis=1))
+        what = ", ".join(f"{c} {gaps[c][dup].iloc[0]}" for c in keys)
+        raise SpbiasError(f"{flag} {path}, data row {row(dup)}: a second row of the same gap ({what}; the first is "
+                          f"data row {first}), which Table 2 would count twice.",
+                          "keep one row per gap: remake it with `spbias gaps` (two tables joined?).")
     bad = sorted(set(metrics) - set(gaps.metric))
     if bad:
         raise SpbiasError(f"{flag} {path} holds no rows of metric(s) {bad} (it has "
@@ -343,7 +367,7 @@ def main_gaps(argv:list[str]|None=None)->int:
                     + " (a two-group attribute's "
                                                      "mirror-image gaps count once)")
     ap.add_argument("--n-boot", type=positive_int, default=2000, help="bootstrap resamples (--ci bootstrap)")
-    ap.add_argument("--boot-seed", type=int, default=0, help="bootstrap seed (--ci bootstrap)")
+    ap.add_argument("--boot-seed", type=count, default=0, help="bootstrap seed (--ci bootstrap)")
     ap.add_argument("--per-run", type=Path, help="also write the per-run gaps to this CSV")
     ap.add_argument("--reference",
                     help="a group, e.g. unmarked (spbias templates --unmarked): also each group's gap to it, per "
@@ -352,6 +376,10 @@ def main_gaps(argv:list[str]|None=None)->int:
     ap.add_argument("--force", action="store_true",
                     help="move an existing --out (and --per-run) aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
+    if a.per_run is not None and a.per_run.resolve() == a.out.resolve():   # the per-run table would overwrite --out
+        other = a.out.with_stem(a.out.stem + "-per-run")
+        raise SpbiasError(f"--per-run {a.per_run} is the same file as --out.",
+                          f"name another file for the per-run gaps, e.g. --per-run {other}.")
     _refuse_overwrite([a.out, a.per_run], a.force)
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions)

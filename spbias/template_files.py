@@ -27,6 +27,9 @@ def read_terms(path:str|Path, # lexicon CSV: group, term (and slot, category)
     p = Path(path)
     if not p.is_file():
         raise SpbiasError(f"lexicon {p} not found.", "pass a CSV with the columns group, term (and slot, category).")
+    if _blank(p):
+        raise SpbiasError(f"lexicon {p} is empty.",
+                          "give it a header row group,term (and slot, category) and a row per term.")
     df = _read_csv(p)
     df.columns = [str(c).strip().lower() for c in df.columns]
     missing = [c for c in ("group", "term") if c not in df]
@@ -50,6 +53,12 @@ def read_terms(path:str|Path, # lexicon CSV: group, term (and slot, category)
                                     "write slot names as in the templates, without braces: letters and underscores "
                                     "(e.g. identity_adj).")
     df["slot"] = df.slot.str[0].str.lower() + df.slot.str[1:]
+    key = ["category", "group", "term", "slot"]   # one term may fill two slots; the same (term, slot) twice may not
+    if (dup := df.duplicated(key)).any():
+        r = df[dup].iloc[0]
+        raise SpbiasError(f"lexicon {p}, row {_first(dup)}: the term {r.term!r} of group {r.group} (slot {r.slot}) is "
+                          f"listed again (first in row {_first((df[key] == r[key]).all(axis=1))}).",
+                          "delete the repeated row: a term listed twice would give each of its sentences twice.")
     if (df.group == UNMARKED).any():
         raise SpbiasError(f"lexicon {p}, row {_first(df.group == UNMARKED)}: the group name {UNMARKED!r} is the "
                           "control's.",
@@ -58,6 +67,10 @@ def read_terms(path:str|Path, # lexicon CSV: group, term (and slot, category)
 
 # the first offending data row, counted from 1
 def _first(mask)->int: return int(pd.Series(mask).to_numpy().argmax()) + 1
+
+def _blank(p:Path)->bool:
+    "A file with nothing in it but white space (and a byte-order mark): no header to read."
+    return not p.read_bytes().replace(b"\xef\xbb\xbf", b"").strip()
 
 def _slot_of(template:str, where:str, skip_slotless:bool)->tuple|None:
     "The template's one slot (parse_placeholder); None for a slotless template that may be skipped; else an error."
@@ -85,9 +98,17 @@ def fill_template_file(path:str|Path, # template CSV in the Czarnowska format: T
                        terms_path:str|Path="the lexicon" # named in the errors
                       )->tuple[pd.DataFrame, dict[str, list[str]]]:
     "A template file filled from a lexicon, and the template ids left out: {'slotless': [...], 'no_unmarked': [...]}."
+    if Path(path).is_file() and _blank(Path(path)):
+        raise SpbiasError(f"template file {path} is empty.",
+                          "give it the header TEMPLATE,DOMAIN,SENT,NER and a row per template.")
     tpl = load_templates(path)
     if len(tpl) == 0:
         raise SpbiasError(f"template file {path} holds no templates.", "add rows TEMPLATE,DOMAIN,SENT,NER.")
+    if (dup := tpl.template.duplicated()).any():
+        t = tpl.template[dup].iloc[0]
+        raise SpbiasError(f"{path}, row {_first(dup)}: the template {t!r} is listed again (first in row "
+                          f"{_first(tpl.template == t)}).",
+                          "delete the repeated row: a template listed twice would give each of its sentences twice.")
     rows, left = [], {"slotless": [], "no_unmarked": []}
     parsed = [_slot_of(t, f"{path}, row {i + 1} ({tid})", skip_slotless) for i,
               (t, tid) in enumerate(zip(tpl.template, tpl.template_id))]
