@@ -18,7 +18,8 @@ from .bootstrap import _draws, _require_template_ids
 # %% auto #0
 __all__ = ['ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'COVERAGE_FLOOR', 'METHOD_ORDER', 'gap_table', 'gap_tables',
            'method_note', 'family_note', 'coverage_file', 'measured_coverage', 'coverage_warning', 'coverage_advice',
-           'table2', 'table2_wide', 'check_gap_table', 'gap_tables_by', 'main_gaps', 'read_gaps', 'main_table2']
+           'one_group_warning', 'table2', 'table2_wide', 'check_gap_table', 'gap_tables_by', 'main_gaps', 'read_gaps',
+           'main_table2']
 
 # %% ../nbs/22c_metrics.ipynb #03c8ec7d
 def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
@@ -153,6 +154,22 @@ def coverage_advice(path:str|Path|None=None)->str:
     return ("Measured coverage of the true gap (benchmarks/coverage.py, simulated at the published study's "
             f"variation): {' | '.join(parts)}. "
             f"At least 93%: {trust}.")
+
+
+# %% ../nbs/22c_metrics.ipynb #0a1b2c3d
+def one_group_warning(gt:pd.DataFrame)->str|None:
+    ("One line naming each attribute that has a single group in a gap table (centroid gaps only): its gap to the "
+     "centroid is 0 by construction, which says nothing about bias; None where every attribute has two or more.")
+    t = gt[gt.gap_to == "centroid"] if "gap_to" in gt else gt
+    keys = [c for c in ("model", "dataset", "set", "category") if c in t]
+    n = t.groupby(keys, sort=False).group.agg(["nunique", "first"]).reset_index()
+    one = n[n["nunique"] == 1]
+    if one.empty: return None
+    of_set = lambda r: f" of set {r.set}" if "set" in one else ""
+    names = sorted({f"{r.category} ({r['first']}){of_set(r)}" for _, r in one.iterrows()})
+    return (f"warning: {len(names)} attribute(s) with one group: {', '.join(names)}; a group's gap to the centroid of "
+            "its own attribute is 0 by construction, so these rows say nothing about bias (score the attribute's other "
+            "groups, or leave it out with --select)")
 
 
 # %% ../nbs/22c_metrics.ipynb #c176caee
@@ -390,7 +407,8 @@ def main_gaps(argv:list[str]|None=None)->int:
     if a.reference is not None or "set" in preds:
         gt, per_run = gap_tables_by(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, reference=a.reference, **kw)
     else: gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, **kw)
-    if (warn := coverage_warning(gt)): say(warn)
+    for warn in (coverage_warning(gt), one_group_warning(gt)):
+        if warn: say(warn)
     from spbias.checks import write_outputs   # a full disk: one line, the old tables back in place
     write_outputs([(a.per_run, lambda p: save_table(per_run, p)), (a.out, lambda p: save_table(gt, p))])
     print(f"wrote {len(gt)} rows ({gt.model.nunique()} models, {preds.run.nunique()} prompts read) to {a.out}\n"

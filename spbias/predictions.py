@@ -241,6 +241,7 @@ def read_selection(selection:dict|str|Path|None, # "papers" (any case, as group 
     if not isinstance(selection, dict):
         p = Path(selection)
         if str(selection).lower() == "papers" and not p.is_file(): return PAPERS_SELECTION
+        if p.is_dir(): raise SpbiasError(f"{flag} {selection} is a folder, not a JSON file.", SELECT_HOW)
         if not p.is_file(): raise SpbiasError(f"{flag} {selection}: no such file, and not 'papers'.", SELECT_HOW)
         data = p.read_bytes(); check_utf8(data, p, flag)
         try: selection = json.loads(data)
