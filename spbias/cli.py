@@ -173,7 +173,8 @@ def quiet_warnings():
         try: yield
         finally: warnings.formatwarning = fmt
 
-KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=ERROR",  # no start-up log ("running over TCP without encryption": local)
+KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=CRITICAL",  # no start-up log ("running over TCP without encryption":
+                    # local), nor "KeyboardInterrupt caught in kernel" from the SIGINT every shutdown sends
                     "--IPKernelApp.exec_lines=from spbias.cli import install_warning_format; install_warning_format()"]
 
 # %% ../nbs/99_cli.ipynb #208495dd
