@@ -10,7 +10,7 @@ import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
 from .metrics import (METRICS, FAMILIES, ALPHA, SD_TINY, load_predictions, top_runs, group_metrics, select_groups,
                             run_gaps, template_counts, resampled_gaps, bootstrap_p, adjust_pvalues,
-                            significance, read_selection, _draws)
+                            significance, read_selection, _draws, DEGENERATE_SHARE, add_degenerate_arguments)
 
 # %% auto #0
 __all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKERS', 'METHOD_TEXT', 'keep_selected', 'load_side',
@@ -28,12 +28,16 @@ def keep_selected(preds:pd.DataFrame, select:dict|str|None)->pd.DataFrame:
 
 def load_side(paths, # files, folders or patterns (load_predictions)
               side:str="A", # the side's name in messages
-              top_k:int|None=5, select:dict|str|None=None)->pd.DataFrame:
+              top_k:int|None=5, select:dict|str|None=None,
+              keep_degenerate:bool=False, # keep degenerate prompts in the top k (the papers' selection)
+              share:float=DEGENERATE_SHARE # the one-class share that makes a prompt degenerate
+             )->pd.DataFrame:
     ("One side of a comparison: its top-k prompts' predictions of the selected groups (per template set, as `spbias gaps`"
      " chooses them), one model and tuning set.")
     preds = load_predictions(paths)
-    preds = pd.concat([keep_selected(top_runs(p, top_k), select) for _, p in
-                       (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)])], ignore_index=True)
+    preds = pd.concat([keep_selected(top_runs(p, top_k, keep_degenerate=keep_degenerate, share=share), select)
+                       for _, p in (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)])],
+                      ignore_index=True)
     combos = preds[["model", "dataset"]].drop_duplicates()
     if len(combos) > 1:
         names = ", ".join(f"{m}/{d}" for m, d in combos.itertuples(index=False))
@@ -374,6 +378,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--names", default=None,
                     help="A,B: the sides' names in tables and figure (default: model/dataset of each)")
     ap.add_argument("--top-k", type=count, default=5, help="best prompts per side by validation accuracy (0: all)")
+    add_degenerate_arguments(ap)
     ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
     ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
     ap.add_argument("--adjust", choices=list(ADJUST), default="none",
@@ -382,7 +387,7 @@ def main(argv:list[str]|None=None)->int:
                     help="tests adjusted together: attribute (one attribute's groups, one metric), "
                          "set (all attributes, one metric), all")
     ap.add_argument("--n-boot", type=positive_int, default=2000, help="paired bootstrap resamples")
-    ap.add_argument("--boot-seed", type=int, default=0, help="bootstrap seed")
+    ap.add_argument("--boot-seed", type=count, default=0, help="bootstrap seed")
     ap.add_argument("--pairs", choices=PAIRINGS, default="rank",
                     help="McNemar's prompt pairs: rank (i-th best of A with i-th best of B by validation "
                          "accuracy) or all")
@@ -407,7 +412,8 @@ def main(argv:list[str]|None=None)->int:
         raise SpbiasError(f"--names {a.names!r} gives both sides one name.",
                           "pass two names, e.g. --names sst5,semeval.")
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
-    pa, pb = load_side(a.a, "A", a.top_k, a.select), load_side(a.b, "B", a.top_k, a.select)
+    pa, pb = (load_side(x, side, a.top_k, a.select, a.keep_degenerate, a.degenerate_share)
+              for x, side in ((a.a, "A"), (a.b, "B")))
     for _, sa, sb in side_sets(pa, pb): check_same_rows(sa, sb)   # before any statistic; A and B as the arguments
     check_other_prompts(pa, pb)
     if names is None: names = tuple(f"{p.model.iloc[0]}/{p.dataset.iloc[0]}" for p in (pa, pb))

@@ -346,13 +346,6 @@ def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run")):
     for p, flag in zip(paths, flags):
         if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag)
 
-def _share(s:str)->float:
-    "A share in (0, 1] (argparse type)."
-    try: v = float(s)
-    except ValueError: v = float("nan")
-    if not 0 < v <= 1: raise argparse.ArgumentTypeError(f"{s!r} is not a share in (0, 1]")
-    return v
-
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
     from spbias.cli import HelpFormatter, ArgumentParser
@@ -366,11 +359,7 @@ def main_gaps(argv:list[str]|None=None)->int:
     ap.add_argument("--top-k", type=count, default=5,
                     help="best prompts per model/dataset by validation accuracy (0: all); degenerate prompts skipped, "
                     "ties by lower validation loss, then lower seed")
-    ap.add_argument("--keep-degenerate", action="store_true",
-                    help="keep degenerate prompts in the top k (the papers' own selection)")
-    ap.add_argument("--degenerate-share", type=_share, default=DEGENERATE_SHARE,
-                    help="a prompt answering one class for at least this share of its validation (else bias-set) "
-                    "texts is degenerate")
+    add_degenerate_arguments(ap)
     ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
     ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
     ap.add_argument("--ci", choices=["t", "papers", "normal", "bootstrap"], default="t",

@@ -15,7 +15,8 @@ from .data import LABEL_NAMES
 __all__ = ['BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS', 'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS',
            'METRICS', 'KEYS', 'PAPERS_SELECTION', 'SELECT_HOW', 'expand_inputs', 'load_predictions', 'confusion',
            'rates', 'group_metrics', 'read_selection', 'select_groups', 'run_gaps', 'top_runs', 'class_quality',
-           'quality_columns', 'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts']
+           'quality_columns', 'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts',
+           'add_degenerate_arguments']
 
 # %% ../nbs/22_predictions.ipynb #d5ff04bb
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
@@ -441,4 +442,15 @@ def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, val
     if ties: lines.append(f"{what}: validation-accuracy tie(s) at the cut: " + "; ".join(ties))
     if k is not None: q = q.groupby(["model", "dataset"], sort=False).head(k)
     return q.drop(columns=["_acc", "_loss", "_seed"]), lines
+
+
+# %% ../nbs/22_predictions.ipynb #c979e090
+def add_degenerate_arguments(ap): # an argparse parser (spbias.cli.ArgumentParser)
+    "`--keep-degenerate` and `--degenerate-share`, one wording, for each command that takes the top k prompts itself."
+    from spbias.checks import share
+    ap.add_argument("--keep-degenerate", action="store_true",
+                    help="keep degenerate prompts in the top k (the papers' own selection)")
+    ap.add_argument("--degenerate-share", type=share, default=DEGENERATE_SHARE,
+                    help="a prompt answering one class for at least this share of its validation (else bias-set) "
+                    "texts is degenerate")
 

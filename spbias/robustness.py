@@ -11,7 +11,7 @@ import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
 from .metrics import (METRICS, FAMILIES, SUMMARY_KEYS, load_predictions, top_runs, run_gaps, group_metrics,
                             gap_table, template_counts, resampled_gaps, adjust_pvalues, significance, read_selection,
-                            _draws)
+                            _draws, DEGENERATE_SHARE, add_degenerate_arguments)
 from .compare import keep_selected
 
 # %% auto #0
@@ -75,7 +75,8 @@ def method_significance(preds:pd.DataFrame, top_k:int|None=None, centroid:str="m
                       boot_seed=boot_seed)
         t["p_adjusted"] = adjust_pvalues(t, adjust, family)
         t[f"sig_{ci}"] = significance(t, adjust)
-        t = t.rename(columns={"p_adjusted": f"p_{ci}"})[SUMMARY_KEYS + [f"sig_{ci}", f"p_{ci}"]]
+        keep = [f"sig_{ci}", f"p_{ci}"] + (["mirror_of"] if out is None else [])   # a mirror pair: one test
+        t = t.rename(columns={"p_adjusted": f"p_{ci}"})[SUMMARY_KEYS + keep]
         out = t if out is None else out.merge(t, on=SUMMARY_KEYS, how="outer")
     return out
 
@@ -110,7 +111,10 @@ def _label_part(label:str, lp:pd.DataFrame, s, sets:set)->pd.DataFrame:
 def robustness_table(preds:pd.DataFrame, # predictions (load_predictions)
                      labelled:dict|None=None, # {label: predictions} of other probes or template families
                      top_k:int|None=5, centroid:str="mean", select=None, ci:str="t", adjust:str="none",
-                     family:str="attribute", min_agreement:float=0.8, n_boot:int=2000, boot_seed:int=0)->pd.DataFrame:
+                     family:str="attribute", min_agreement:float=0.8, n_boot:int=2000, boot_seed:int=0,
+                     keep_degenerate:bool=False, # keep degenerate prompts in the top k (the papers' selection)
+                     share:float=DEGENERATE_SHARE # the one-class share that makes a prompt degenerate
+                    )->pd.DataFrame:
     ("Per gap: sign agreement, spreads, significance per method, agreement with other inputs, rank stability, survives;"
      " per template set where the predictions have `set` (a first column), as `spbias gaps` does.")
     if ci not in CI_ORDER: raise SpbiasError(f"ci {ci!r} is unknown.", f"use one of: {', '.join(CI_ORDER)}.")
@@ -118,12 +122,13 @@ def robustness_table(preds:pd.DataFrame, # predictions (load_predictions)
     for s, p in (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)]):
         lab = {k: _label_part(k, v, s, sets) for k, v in (labelled or {}).items()}
         t = _robustness_set(p, {k: v for k, v in lab.items() if len(v)}, top_k, centroid, select, ci, adjust, family,
-                            min_agreement, n_boot, boot_seed)
+                            min_agreement, n_boot, boot_seed, dict(keep_degenerate=keep_degenerate, share=share))
         parts.append(t if s is None else t.assign(set=s)[["set"] + list(t.columns)])
     return pd.concat(parts, ignore_index=True)
 
-def _robustness_set(preds, labelled, top_k, centroid, select, ci, adjust, family, min_agreement, n_boot, boot_seed):
-    top = keep_selected(top_runs(preds, top_k), select)
+def _robustness_set(preds, labelled, top_k, centroid, select, ci, adjust, family, min_agreement, n_boot, boot_seed,
+                    degenerate):
+    top = keep_selected(top_runs(preds, top_k, **degenerate), select)
     gaps = run_gaps(group_metrics(top), centroid)
     t = sign_agreement(gaps)
     t["se_prompts"] = t.sd_prompts / np.sqrt(t.sign_n)   # standard error over prompts; sd_templates: over templates
@@ -132,7 +137,7 @@ def _robustness_set(preds, labelled, top_k, centroid, select, ci, adjust, family
                 on=SUMMARY_KEYS, how="left")
     checked = pd.Series(0, index=t.index); agree = pd.Series(True, index=t.index)
     for label, lp in (labelled or {}).items():
-        lg = run_gaps(group_metrics(keep_selected(top_runs(lp, top_k), select)), centroid)
+        lg = run_gaps(group_metrics(keep_selected(top_runs(lp, top_k, **degenerate), select)), centroid)
         t = label_agreement(t, label, lg)
         s = t[f"same_sign_{label}"]
         checked += s.notna().astype(int); agree &= s.fillna(True).astype(bool)
@@ -229,6 +234,7 @@ def main(argv:list[str]|None=None)->int:
                          "PATH: files, folders or patterns joined by commas)")
     ap.add_argument("--top-k", type=count, default=5,
                     help="best prompts per model/dataset by validation accuracy (0: all)")
+    add_degenerate_arguments(ap)
     ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
     ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
     ap.add_argument("--ci", choices=list(CI_ORDER), default="t", help="the interval method `survives` uses")
@@ -239,7 +245,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--min-agreement", type=float, default=0.8, help="share of prompts that must share a gap's sign")
     ap.add_argument("--n-boot", type=positive_int, default=2000,
                     help="bootstrap resamples (templates; bootstrap interval)")
-    ap.add_argument("--boot-seed", type=int, default=0, help="bootstrap seed")
+    ap.add_argument("--boot-seed", type=count, default=0, help="bootstrap seed")
     ap.add_argument("--figure", type=Path, help="survival heatmap: PATH's stem as .png and .pdf")
     ap.add_argument("--force", action="store_true",
                     help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
@@ -254,11 +260,13 @@ def main(argv:list[str]|None=None)->int:
     preds = load_predictions(a.predictions)
     labelled = {k: load_predictions(v) for k, v in labels.items()}
     t = robustness_table(preds, labelled, a.top_k, a.centroid, a.select, a.ci, a.adjust, a.family, a.min_agreement,
-                         a.n_boot, a.boot_seed)
+                         a.n_boot, a.boot_seed, a.keep_degenerate, a.degenerate_share)
     from spbias.figures import save_figure
     fig = survival_heatmap(t) if a.figure else None
     write_outputs([(a.out, lambda p: save_table(t, p)),   # a full disk: one line, the old outputs back
                    (figs or None, lambda p: save_figure(fig, p.parent, p.stem))])
-    print(f"wrote {len(t)} gaps to {a.out}: {int(t.survives.sum())} survive ({robustness_note(t)})")
-    for ci in CI_ORDER: print(f"  significant under {ci}: {int((t[f'sig_{ci}'] != 0).sum())}")
+    once = t.mirror_of.fillna("").astype(str) == ""   # a two-group attribute's mirror-image rows: one test
+    print(f"wrote {len(t)} gaps to {a.out}: {int((t.survives & once).sum())} survive ({robustness_note(t)}; a "
+          "two-group attribute's mirror-image gaps counted once)")
+    for ci in CI_ORDER: print(f"  significant under {ci}: {int(((t[f'sig_{ci}'] != 0) & once).sum())}")
     return 0
