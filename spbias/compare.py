@@ -10,7 +10,7 @@ import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
 from .metrics import (METRICS, FAMILIES, ALPHA, SD_TINY, load_predictions, top_runs, group_metrics, select_groups,
                             run_gaps, template_counts, resampled_gaps, bootstrap_p, adjust_pvalues,
-                            significance, read_selection, _draws, DEGENERATE_SHARE, add_degenerate_arguments)
+                            significance, read_selection, _draws, DEGENERATE_SHARE, add_prompt_choice_arguments)
 
 # %% auto #0
 __all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKERS', 'METHOD_TEXT', 'keep_selected', 'load_side',
@@ -377,10 +377,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--out", type=Path, required=True, help="comparison table (.csv, .tsv or .parquet)")
     ap.add_argument("--names", default=None,
                     help="A,B: the sides' names in tables and figure (default: model/dataset of each)")
-    ap.add_argument("--top-k", type=count, default=5, help="best prompts per side by validation accuracy (0: all)")
-    add_degenerate_arguments(ap)
-    ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
-    ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
+    add_prompt_choice_arguments(ap, per="side")
     ap.add_argument("--adjust", choices=list(ADJUST), default="none",
                     help="adjust p-values within each --family (Holm or BH)")
     ap.add_argument("--family", choices=list(FAMILIES), default="attribute",

@@ -356,12 +356,7 @@ def main_gaps(argv:list[str]|None=None)->int:
     ap.add_argument("predictions", nargs="+",
                     help="predictions files (.tsv, .tsv.gz, .csv, .parquet), folders or quoted glob patterns")
     ap.add_argument("--out", type=Path, required=True, help="gap table CSV")
-    ap.add_argument("--top-k", type=count, default=5,
-                    help="best prompts per model/dataset by validation accuracy (0: all); degenerate prompts skipped, "
-                    "ties by lower validation loss, then lower seed")
-    add_degenerate_arguments(ap)
-    ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
-    ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
+    add_prompt_choice_arguments(ap)
     ap.add_argument("--ci", choices=["t", "papers", "normal", "bootstrap"], default="t",
                     help="95%% CI: Student t; papers (mean ± 1.96 s/√n, old name normal); bootstrap over prompts and "
                     "templates (needs template_id)")

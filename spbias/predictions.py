@@ -16,7 +16,7 @@ __all__ = ['BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMN
            'METRICS', 'KEYS', 'PAPERS_SELECTION', 'SELECT_HOW', 'expand_inputs', 'load_predictions', 'confusion',
            'rates', 'group_metrics', 'read_selection', 'select_groups', 'run_gaps', 'top_runs', 'class_quality',
            'quality_columns', 'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts',
-           'add_degenerate_arguments']
+           'add_prompt_choice_arguments']
 
 # %% ../nbs/22_predictions.ipynb #d5ff04bb
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
@@ -445,12 +445,19 @@ def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, val
 
 
 # %% ../nbs/22_predictions.ipynb #c979e090
-def add_degenerate_arguments(ap): # an argparse parser (spbias.cli.ArgumentParser)
-    "`--keep-degenerate` and `--degenerate-share`, one wording, for each command that takes the top k prompts itself."
-    from spbias.checks import share
+def add_prompt_choice_arguments(ap, # an argparse parser (spbias.cli.ArgumentParser)
+                                per:str="model/dataset"): # what the top k is taken per, in the help
+    ("`--top-k`, `--keep-degenerate`, `--degenerate-share`, `--centroid` and `--select`, one wording, for each command "
+     "that chooses prompts and groups itself (gaps, compare, robustness).")
+    from spbias.checks import share, count
+    ap.add_argument("--top-k", type=count, default=5,
+                    help=f"best prompts per {per} by validation accuracy (0: all); degenerate prompts skipped, ties by "
+                    "lower validation loss, then lower seed")
     ap.add_argument("--keep-degenerate", action="store_true",
                     help="keep degenerate prompts in the top k (the papers' own selection)")
     ap.add_argument("--degenerate-share", type=share, default=DEGENERATE_SHARE,
                     help="a prompt answering one class for at least this share of its validation (else bias-set) "
                     "texts is degenerate")
+    ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
+    ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
 

@@ -11,7 +11,7 @@ import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
 from .metrics import (METRICS, FAMILIES, SUMMARY_KEYS, load_predictions, top_runs, run_gaps, group_metrics,
                             gap_table, template_counts, resampled_gaps, adjust_pvalues, significance, read_selection,
-                            _draws, DEGENERATE_SHARE, add_degenerate_arguments)
+                            _draws, DEGENERATE_SHARE, add_prompt_choice_arguments)
 from .compare import keep_selected
 
 # %% auto #0
@@ -221,7 +221,7 @@ def parse_label(text:str)->tuple[str, str]:
 def main(argv:list[str]|None=None)->int:
     "`spbias robustness`: which gaps survive the choices behind them."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import count, positive_int, check_out, write_outputs
+    from spbias.checks import count, positive_int, share, check_out, write_outputs
     from spbias.metrics import ADJUST
     ap = ArgumentParser(prog="spbias robustness", formatter_class=HelpFormatter,
                                  description="Per gap: sign agreement across prompts, spread across prompts and "
@@ -232,17 +232,14 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--label", action="append", default=[],
                     help="NAME=PATH: another probe kind or template family to agree with (repeatable; "
                          "PATH: files, folders or patterns joined by commas)")
-    ap.add_argument("--top-k", type=count, default=5,
-                    help="best prompts per model/dataset by validation accuracy (0: all)")
-    add_degenerate_arguments(ap)
-    ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
-    ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
+    add_prompt_choice_arguments(ap)
     ap.add_argument("--ci", choices=list(CI_ORDER), default="t", help="the interval method `survives` uses")
     ap.add_argument("--adjust", choices=list(ADJUST), default="none",
                     help="adjust p-values within each --family (every method)")
     ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
                     help="tests adjusted together (metrics.FAMILIES)")
-    ap.add_argument("--min-agreement", type=float, default=0.8, help="share of prompts that must share a gap's sign")
+    ap.add_argument("--min-agreement", type=share, default=0.8,
+                    help="share of prompts that must share a gap's sign (0.8: 4 of 5)")
     ap.add_argument("--n-boot", type=positive_int, default=2000,
                     help="bootstrap resamples (templates; bootstrap interval)")
     ap.add_argument("--boot-seed", type=count, default=0, help="bootstrap seed")
@@ -251,8 +248,6 @@ def main(argv:list[str]|None=None)->int:
                     help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     labels = dict(parse_label(x) for x in a.label)
-    if not 0 < a.min_agreement <= 1: raise SpbiasError(f"--min-agreement {a.min_agreement} is not in (0, 1].",
-                                                       "pass e.g. 0.8 (4 of 5 prompts).")
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     figs = [a.figure.with_suffix(s) for s in (".png", ".pdf")] if a.figure else []
     for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure")
