@@ -4,7 +4,7 @@
 
 # %% ../nbs/41_figures.ipynb #9eeb934f
 from __future__ import annotations
-import json, re
+import functools, json, re
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -78,16 +78,17 @@ def layout_group_labels(layouts:list|None=None # template layouts (default: ours
                 out.setdefault(spec["category"], binned_group_labels(spec["group_by"]))
     return out
 
-_LAYOUT_LABELS = None
+@functools.cache
+def _layout_labels()->dict:
+    "`layout_group_labels()`, read once per process."
+    return layout_group_labels()
 
 def group_label(group, # a group id of a gap table or predictions, e.g. `cerebral_palsy`, `6q`
                 category:str|None=None # its category (None: any category that names the id)
                )->str:
     "A group id as people read it: a binned group by its bin (from the layout), others with spaces for underscores."
-    global _LAYOUT_LABELS
-    if _LAYOUT_LABELS is None: _LAYOUT_LABELS = layout_group_labels()
     g = str(group)
-    for cat, names in _LAYOUT_LABELS.items():
+    for cat, names in _layout_labels().items():
         if (category is None or cat == category) and g in names: return names[g]
     return g.replace("_", " ")
 
