@@ -4,7 +4,7 @@
 
 # %% ../nbs/22c_metrics.ipynb #98313826
 from __future__ import annotations
-import argparse, json, sys, warnings
+import json, sys, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, atomic_write_text, save_table
