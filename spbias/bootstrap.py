@@ -72,7 +72,8 @@ def _draws(seed, key, n, n_boot):
 
 def _boot_table(preds, gaps, n_boot, boot_seed, metrics, chunk,
                 resample, # (N, prompt draws, template draws, groups) -> {metric: [B, G] mean gaps}
-                skip:str|None=None): # a group that gets no row (the reference)
+                skip:str|None=None, # a group that gets no row (the reference)
+                level:float=1 - ALPHA): # the interval's level (tost_low/high: always the 1 − 2·ALPHA one, TOST's)
     "The gap table with each row's percentile 95% CI and p-value from the two-level bootstrap, `resample` giving the gaps."
     if n_boot < 1: raise SpbiasError(f"n_boot {n_boot}: need at least one resample.", "pass --n-boot 2000.")
     out, rows = _across(gaps), []
@@ -84,9 +85,11 @@ def _boot_table(preds, gaps, n_boot, boot_seed, metrics, chunk,
             for j, g in enumerate(groups):
                 if g == skip: continue
                 x = mb[:, j][np.isfinite(mb[:, j])]
-                lo, hi = np.percentile(x, [2.5, 97.5]) if len(x) else (np.nan, np.nan)
+                q = 100 * np.array([(1 - level) / 2, (1 + level) / 2, ALPHA, 1 - ALPHA])
+                lo, hi, tlo, thi = np.percentile(x, q) if len(x) else (np.nan,) * 4
                 rows.append(dict(model=m, dataset=d, category=c, group=g, metric=k, ci_low=lo, ci_high=hi,
-                                 p_value=bootstrap_p(mb[:, j], n_boot), n_templates=len(tpls)))
+                                 p_value=bootstrap_p(mb[:, j], n_boot), n_templates=len(tpls), tost_low=tlo,
+                                 tost_high=thi))
     out = out.merge(pd.DataFrame(rows), on=SUMMARY_KEYS, how="left")
     out["n_boot"], out["boot_seed"] = n_boot, boot_seed
     out["p_value"] = np.where(testable(out.s, out.n_runs), out.p_value, np.nan)
@@ -95,10 +98,12 @@ def _boot_table(preds, gaps, n_boot, boot_seed, metrics, chunk,
 def bootstrap_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k prompts, selected groups)
                       gaps:pd.DataFrame, # their per-run gaps (run_gaps)
                       n_boot:int=2000, boot_seed:int=0, centroid:str="mean", metrics:list[str]=METRICS,
-                      chunk:int=250)->pd.DataFrame: # resamples computed at once
-    "Mean gap per row with a percentile 95% CI and p-value from the two-level bootstrap over prompts and templates."
+                      chunk:int=250, # resamples computed at once
+                      level:float=1 - ALPHA)->pd.DataFrame: # the percentile interval's level
+    ("Mean gap per row with a percentile CI (95%: `level`) and p-value from the two-level bootstrap over prompts and "
+     "templates.")
     resample = lambda N, wp, wt, groups: resampled_gaps(N, wp, wt, metrics, centroid)
-    return _boot_table(preds, gaps, n_boot, boot_seed, metrics, chunk, resample)
+    return _boot_table(preds, gaps, n_boot, boot_seed, metrics, chunk, resample, level=level)
 
 
 # %% ../nbs/22b_bootstrap.ipynb #6a46a18a
@@ -131,8 +136,8 @@ def resampled_reference_gaps(N:np.ndarray, # counts [P prompts, T templates, G g
 def reference_bootstrap_summary(preds:pd.DataFrame,
                                 gaps:pd.DataFrame, # as bootstrap_summary, with the reference group in preds
                                 reference:str, n_boot:int=2000, boot_seed:int=0, metrics:list[str]=METRICS,
-                                chunk:int=250)->pd.DataFrame:
+                                chunk:int=250, level:float=1 - ALPHA)->pd.DataFrame:
     "`bootstrap_summary` of the gaps to a reference group: the same draws, the difference resampled."
     resample = lambda N, wp, wt, groups: resampled_reference_gaps(N, wp, wt, groups.index(reference), metrics)
-    return _boot_table(preds, gaps, n_boot, boot_seed, metrics, chunk, resample, skip=reference)
+    return _boot_table(preds, gaps, n_boot, boot_seed, metrics, chunk, resample, skip=reference, level=level)
 

@@ -11,9 +11,10 @@ from .core import SpbiasError
 from .predictions import KEYS, METRICS, group_metrics, run_gaps, select_groups, top_runs
 
 # %% auto #0
-__all__ = ['CI_METHODS', 'ALPHA', 'SD_TINY', 'ADJUST', 'FAMILIES', 'FAMILY', 'MIRROR_TOL', 'MIRROR_CI_TOL', 'GAP_COLUMNS',
-           'STAT_COLUMNS', 'BOOT_COLUMNS', 'FAMILY_COLUMNS', 'SUMMARY_KEYS', 'ci_method', 'testable', 'interval',
-           'adjust_pvalues', 'significance', 'mirror_of', 'family_sizes', 'n_significant', 'summarise', 'per_run_gaps']
+__all__ = ['CI_METHODS', 'ALPHA', 'SD_TINY', 'ADJUST', 'FAMILIES', 'FAMILY', 'FAMILY_ALIASES', 'MIRROR_TOL', 'MIRROR_CI_TOL',
+           'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'FAMILY_COLUMNS', 'SUMMARY_KEYS', 'ci_method', 'testable',
+           'interval', 'family_name', 'adjust_pvalues', 'significance', 'mirror_of', 'family_sizes', 'n_significant',
+           'summarise', 'per_run_gaps']
 
 # %% ../nbs/22a_intervals.ipynb #117b2127
 CI_METHODS = {"t": "Student t", "papers": "normal, z = 1.96 (the papers)",
@@ -51,29 +52,40 @@ def interval(mean, s, n, # mean, sd (ddof 1) and number of the per-run gaps (arr
     return mean - half, mean + half, np.where(testable(s, n), p, np.nan)
 
 # %% ../nbs/22a_intervals.ipynb #c7a7ec03
-ADJUST = {"none": None, "holm": "holm", "bh": "fdr_bh"}  # --adjust name: statsmodels' method
+ADJUST = {"none": None, "holm": "holm", "bh": "fdr_bh", "by": "fdr_by"}  # --adjust name: statsmodels' method
 FAMILIES = {  # --family name: the columns that hold one family of tests fixed
     "attribute": ["model", "dataset", "category", "metric"],  # one attribute's groups, per model, tuning set and metric
-    # every attribute's groups, per model, tuning set and metric
-    "set": ["model", "dataset", "metric"],
+    "metric": ["model", "dataset", "metric"],                 # every attribute's groups, per model, tuning set and metric
     "all": ["model", "dataset"],                              # every test of one model and tuning set
 }
 FAMILY = FAMILIES["attribute"]  # the default family
 
+FAMILY_ALIASES = {"set": "metric"}   # an old --family name: its new one ("set" also names the template-set column)
+
+def family_name(family:str # a --family name, or an old one (FAMILY_ALIASES)
+               )->str:
+    "The canonical name of a test family; an old name works with a one-line deprecation note."
+    if family in FAMILY_ALIASES:
+        new = FAMILY_ALIASES[family]
+        warnings.warn(f"--family {family} is now --family {new} (set names the template-set column); {family} still "
+                      "works for now", FutureWarning, stacklevel=2)
+        return new
+    return family
+
 def _check_family(family):
-    if family not in FAMILIES:
+    if family not in FAMILIES and family not in FAMILY_ALIASES:
         raise SpbiasError(f"family {family!r} is unknown.", f"use one of: {', '.join(FAMILIES)}.")
 
 def _check_adjust(adjust):
-    if adjust not in ADJUST: raise SpbiasError(f"adjust {adjust!r} is unknown.", "use none, holm or bh.")
+    if adjust not in ADJUST: raise SpbiasError(f"adjust {adjust!r} is unknown.", "use none, holm, bh or by.")
 
 def adjust_pvalues(t:pd.DataFrame, # the family's columns and p_value
-                   adjust:str="none", # "none", "holm" or "bh"
-                   family:str="attribute" # "attribute", "set" or "all" (FAMILIES)
+                   adjust:str="none", # "none", "holm", "bh" or "by"
+                   family:str="attribute" # "attribute", "metric" or "all" (FAMILIES; old name "set")
                   )->np.ndarray:
-    ("p-values adjusted within each family (Holm or Benjamini–Hochberg, statsmodels); NaN p-values stay NaN; a "
+    ("p-values adjusted within each family (Holm, Benjamini–Hochberg or –Yekutieli, statsmodels); NaN p-values stay NaN; a "
      "`mirror_of` row takes its twin's.")
-    _check_adjust(adjust); _check_family(family)
+    _check_adjust(adjust); _check_family(family); family = family_name(family)
     p = t.p_value.to_numpy(float)
     if ADJUST[adjust] is None: return p.copy()
     from statsmodels.stats.multitest import multipletests
@@ -127,7 +139,7 @@ def _twins(t:pd.DataFrame)->np.ndarray:
 def family_sizes(t:pd.DataFrame, # a gap table with p_value (and mirror_of)
                  family:str="attribute")->np.ndarray:
     "Per row, how many tests its family holds: rows with a p-value, a mirror row not counted."
-    _check_family(family)
+    _check_family(family); family = family_name(family)
     test = (~np.isnan(t.p_value.to_numpy(float)) & (mirror_of(t).to_numpy() == "")).astype(int)
     family_keys = [t[c] for c in FAMILIES[family]]
     return pd.Series(test, index=t.index).groupby(family_keys, sort=False).transform("sum").to_numpy()
@@ -142,7 +154,8 @@ def n_significant(t:pd.DataFrame # a gap table
 GAP_COLUMNS = ["model", "dataset", "category", "group", "metric", "gap_mean", "ci_low", "ci_high", "n_runs",
                "significance"]
 STAT_COLUMNS = ["ci_method", "p_value", "p_adjusted", "adjust"]
-BOOT_COLUMNS = ["n_boot", "boot_seed", "n_templates"]
+# the bootstrap's resamples and seed, its templates, and its 90% (1 − 2·ALPHA) interval, the TOST's (equivalence)
+BOOT_COLUMNS = ["n_boot", "boot_seed", "n_templates", "tost_low", "tost_high"]
 # the test family, its number of tests, the group a row mirrors ('' none)
 FAMILY_COLUMNS = ["family", "family_size", "mirror_of"]
 SUMMARY_KEYS = ["model", "dataset", "category", "group", "metric"]
@@ -154,6 +167,7 @@ def _across(gaps):
     return out
 
 def _finish(out, ci, adjust, family="attribute"):
+    family = family_name(family)
     out["ci_method"], out["adjust"], out["family"] = ci, adjust, family
     out["mirror_of"] = mirror_of(out.drop(columns="mirror_of", errors="ignore"))
     out["family_size"] = family_sizes(out, family)
@@ -165,7 +179,7 @@ def _finish(out, ci, adjust, family="attribute"):
 def summarise(gaps:pd.DataFrame, # per-run gaps (run_gaps)
               ci:str="t", # "t" (Student t, n−1 df) or "papers" (mean ± 1.96 s/√n; alias "normal")
               adjust:str="none", # "none", "holm" or "bh" within each family
-              family:str="attribute" # the family: "attribute", "set" or "all" (FAMILIES)
+              family:str="attribute" # the family: "attribute", "metric" or "all" (FAMILIES)
              )->pd.DataFrame:
     ("The gap table: mean gap, 95% CI, runs, p-values, the family and its size, and significance per "
      "model/dataset/category/group/metric.")

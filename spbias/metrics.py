@@ -16,10 +16,10 @@ from .intervals import _check_adjust, _check_family, _finish
 from .bootstrap import _draws, _require_template_ids
 
 # %% auto #0
-__all__ = ['ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'COVERAGE_FLOOR', 'METHOD_ORDER', 'gap_table', 'gap_tables',
-           'method_note', 'family_note', 'coverage_file', 'measured_coverage', 'coverage_warning', 'coverage_advice',
-           'one_group_warning', 'table2', 'table2_wide', 'check_gap_table', 'gap_tables_by', 'main_gaps', 'read_gaps',
-           'main_table2']
+__all__ = ['ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'FAMILY_TEXTS_OLD', 'COVERAGE_FLOOR', 'METHOD_ORDER', 'gap_table',
+           'gap_tables', 'method_note', 'family_note', 'coverage_file', 'measured_coverage', 'coverage_warning',
+           'coverage_advice', 'one_group_warning', 'table2', 'table2_wide', 'check_gap_table', 'gap_tables_by',
+           'main_gaps', 'read_gaps', 'main_table2']
 
 # %% ../nbs/22c_metrics.ipynb #03c8ec7d
 def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
@@ -54,9 +54,10 @@ def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="non
     return _finish(bootstrap_summary(kept, gaps, n_boot, boot_seed, centroid, metrics), ci, adjust, family), gaps
 
 # %% ../nbs/22c_metrics.ipynb #1a66b8ef
-ADJUST_NAMES = {"holm": "Holm", "bh": "BH"}
+ADJUST_NAMES = {"holm": "Holm", "bh": "BH", "by": "BY"}
 FAMILY_TEXT = "model × tuning set × attribute × metric"
-FAMILY_TEXTS = {"attribute": FAMILY_TEXT, "set": "model × tuning set × metric", "all": "model × tuning set"}
+FAMILY_TEXTS = {"attribute": FAMILY_TEXT, "metric": "model × tuning set × metric", "all": "model × tuning set"}
+FAMILY_TEXTS_OLD = {"set": FAMILY_TEXTS["metric"]}   # tables written before family set was renamed metric
 
 def _span(s:pd.Series, unit:str)->str:
     lo, hi = int(s.min()), int(s.max())
@@ -86,7 +87,7 @@ def family_note(gaps:pd.DataFrame, # a gap table (with family, family_size and m
     fam = gaps.family.dropna().unique().tolist() if "family" in gaps else []
     if len(fam) == 1 and "family_size" in gaps and gaps.family_size.notna().any():
         tested = gaps[gaps.p_value.notna()] if "p_value" in gaps and gaps.p_value.notna().any() else gaps
-        where = f"family {fam[0]}: {FAMILY_TEXTS.get(fam[0], fam[0])}, {_span(tested.family_size, 'test')}"
+        where = f"family {fam[0]}: {(FAMILY_TEXTS | FAMILY_TEXTS_OLD).get(fam[0], fam[0])}, {_span(tested.family_size, 'test')}"
     # a table from before families were recorded: the attribute family, sized here
     elif "p_value" in gaps and gaps.p_value.notna().any():
         sizes = pd.Series(family_sizes(gaps, 'attribute'))[gaps.p_value.notna().to_numpy()]
@@ -190,6 +191,7 @@ def table2(gaps:pd.DataFrame, # gap table (gap_table or a gaps CSV)
     if family is not None and adjust is None: adjust = _one(gaps, "adjust", "none")
     if adjust is not None:
         _check_adjust(adjust); family = family or _one(gaps, "family", "attribute"); _check_family(family)
+        family = family_name(family)
         if "p_value" not in gaps:
             raise SpbiasError("this gap table has no p_value column, so its significance cannot be recounted with an "
                               "adjustment.",
@@ -361,9 +363,10 @@ def main_gaps(argv:list[str]|None=None)->int:
                     help="95%% CI: Student t; papers (mean ± 1.96 s/√n, old name normal); bootstrap over prompts and "
                     "templates (needs template_id)")
     ap.add_argument("--adjust", choices=list(ADJUST), default="none",
-                    help="adjust p-values within each --family (Holm or Benjamini-Hochberg); significance is then "
+                    help="adjust p-values within each --family (Holm, Benjamini-Hochberg or Benjamini-Yekutieli); significance is then "
                     "adjusted p < 0.05")
-    ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
+    ap.add_argument("--family", choices=list(FAMILIES) + list(FAMILY_ALIASES), default="attribute",
+                    metavar="{" + ",".join(FAMILIES) + "}",
                     help="test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items())
                     + " (a two-group attribute's "
                                                      "mirror-image gaps count once)")
@@ -430,7 +433,8 @@ def main_table2(argv:list[str]|None=None)->int:
     ap.add_argument("--adjust", choices=list(ADJUST), default=None,
                     help="recount significance from p_value adjusted within each --family (not given: count the gap "
                     "table's significance as it was made)")
-    ap.add_argument("--family", choices=list(FAMILIES), default=None,
+    ap.add_argument("--family", choices=list(FAMILIES) + list(FAMILY_ALIASES), default=None,
+                    metavar="{" + ",".join(FAMILIES) + "}",
                     help="recount within this test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items())
                     + " (not given: the table's own)")
     ap.add_argument("--wide", action="store_true", help="write the pivoted table (groups × dataset/metric)")
