@@ -76,6 +76,8 @@ def method_note(gaps:pd.DataFrame # a gap table (gap_table or a gaps CSV)
         resamples = f"{int(gaps.n_boot.iloc[0])} resamples{seed}"
         text = f"95% CI: bootstrap over prompts and templates ({resamples}), {ns}, {tpl} per attribute"
     else: text = f"95% CI: {CI_METHODS.get(methods[0], methods[0])}, {ns}"
+    from spbias.multiplicity import is_declared, declared_note   # the declared families: each its own adjustment
+    if is_declared(gaps) and "p_value" in gaps: return text + "; " + declared_note(gaps)
     adjust = gaps.adjust.dropna().unique().tolist() if "adjust" in gaps else []
     if len(adjust) != 1: return text
     return text + "; " + family_note(gaps, adjust[0])
@@ -379,27 +381,33 @@ def main_gaps(argv:list[str]|None=None)->int:
                     "interval, beside the centroid gaps (which then leave it out); rows say which in a gap_to column")
     ap.add_argument("--force", action="store_true",
                     help="move an existing --out (and --per-run) aside (OUT.replaced-<time>) instead of refusing")
+    from spbias.claims import add_claim_arguments, check_claim_arguments, apply_claims
+    add_claim_arguments(ap)   # --confirmatory, --exploratory, --margin, --contrasts, --selection, --n-validation
     a = ap.parse_args(argv)
     if a.per_run is not None and a.per_run.resolve() == a.out.resolve():   # the per-run table would overwrite --out
         other = a.out.with_stem(a.out.stem + "-per-run")
         raise SpbiasError(f"--per-run {a.per_run} is the same file as --out.",
                           f"name another file for the per-run gaps, e.g. --per-run {other}.")
-    _refuse_overwrite([a.out, a.per_run], a.force)
+    _refuse_overwrite([a.out, a.per_run, a.selection], a.force, ("--out", "--per-run", "--selection"))
+    check_claim_arguments(a)
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions)
     say = lambda line: print(f"spbias gaps: {line}", file=sys.stderr)
     kw = dict(n_boot=a.n_boot, boot_seed=a.boot_seed, family=a.family, keep_degenerate=a.keep_degenerate,
               share=a.degenerate_share, log=say)
-    # a set column or a reference group: per set, gap_to beside (gap_tables_by)
-    if a.reference is not None or "set" in preds:
-        gt, per_run = gap_tables_by(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, reference=a.reference, **kw)
-    else: gt, per_run = gap_tables(preds, a.top_k, a.centroid, a.select, a.ci, a.adjust, **kw)
+    def table(top_k, keep_degenerate, log):   # a set column or a reference group: per set, gap_to beside (gap_tables_by)
+        opts = kw | dict(keep_degenerate=keep_degenerate, log=log)
+        if a.reference is not None or "set" in preds:
+            return gap_tables_by(preds, top_k, a.centroid, a.select, a.ci, a.adjust, reference=a.reference, **opts)
+        return gap_tables(preds, top_k, a.centroid, a.select, a.ci, a.adjust, **opts)
+    gt, per_run = table(a.top_k, a.keep_degenerate, say)
+    gt, per_run, extra, lines = apply_claims(a, preds, gt, per_run, table)
     for warn in (coverage_warning(gt), one_group_warning(gt)):
         if warn: say(warn)
     from spbias.checks import write_outputs   # a full disk: one line, the old tables back in place
-    write_outputs([(a.per_run, lambda p: save_table(per_run, p)), (a.out, lambda p: save_table(gt, p))])
+    write_outputs([(a.per_run, lambda p: save_table(per_run, p)), (a.out, lambda p: save_table(gt, p))] + extra)
     print(f"wrote {len(gt)} rows ({gt.model.nunique()} models, {preds.run.nunique()} prompts read) to {a.out}\n"
-          f"{method_note(gt)}: {n_significant(gt)} significant")
+          f"{method_note(gt)}: {n_significant(gt)} significant" + "".join(f"\n{line}" for line in lines))
     return 0
 
 # %% ../nbs/22c_metrics.ipynb #0cfd7f5f
