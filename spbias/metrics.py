@@ -445,6 +445,11 @@ def main_table2(argv:list[str]|None=None)->int:
                     metavar="{" + ",".join(FAMILIES) + "}",
                     help="recount within this test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items())
                     + " (not given: the table's own)")
+    ap.add_argument("--confirmatory", nargs="?", const="positive_FPR,negative_FPR", metavar="METRICS",
+                    help="recount under the declared families (spbias.multiplicity): Holm within these metrics' gaps "
+                    "per model × tuning set (no value: the Table 2 cells), --exploratory for the rest")
+    ap.add_argument("--exploratory", choices=["by", "bh", "holm", "none"], default="by",
+                    help="with --confirmatory: the exploratory family's adjustment (by = Benjamini-Yekutieli)")
     ap.add_argument("--wide", action="store_true", help="write the pivoted table (groups × dataset/metric)")
     ap.add_argument("--force", action="store_true",
                     help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
@@ -453,8 +458,18 @@ def main_table2(argv:list[str]|None=None)->int:
     from spbias.checks import check_input_file, write_outputs
     check_input_file(a.gaps, "GAPS", "the gap table `spbias gaps` wrote")
     metrics = tuple(m.strip() for m in a.metrics.split(","))
-    gaps = read_gaps(a.gaps, "GAPS")
-    t2 = table2(check_gap_table(gaps, a.gaps, metrics=metrics), metrics, a.adjust, a.family)
+    if a.confirmatory is not None and (a.adjust is not None or a.family is not None):
+        raise SpbiasError("--confirmatory declares the families and their adjustments itself.",
+                          "leave out --adjust and --family, or leave out --confirmatory.")
+    gaps = check_gap_table(read_gaps(a.gaps, "GAPS"), a.gaps, metrics=metrics)
+    if a.confirmatory is not None:
+        from spbias.multiplicity import declare_families, resolution_warning   # each mark then names its family
+        if "p_value" not in gaps:
+            raise SpbiasError(f"GAPS {a.gaps} has no p_value column, so it cannot be recounted in declared families.",
+                              "remake it with `spbias gaps` (it writes p-values).")
+        gaps = declare_families(gaps, a.confirmatory, a.exploratory)
+        if w := resolution_warning(gaps): print(f"spbias table2: {w}", file=sys.stderr)
+    t2 = table2(gaps, metrics, a.adjust, a.family)
     sizes = t2.family_size[t2.family_size != ""].str.split(" ").str[0].str.split("–").explode().astype(int)
     fam = f", family: {_join(t2.family)} ({_span(sizes, 'test') if len(sizes) else 'no test'})"
     if a.wide:  # one header row: "<dataset> <metric>" columns, so every format holds it
