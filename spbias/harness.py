@@ -33,10 +33,12 @@ def parse_map(spec:str|dict|Path|None # "category=doc.bias_type,group=doc.group"
         for pair in str(spec).split(","):
             k, eq, v = pair.partition("=")
             if not eq or not k.strip() or not v.strip():
-                raise SpbiasError(f"--map: {pair!r} is not COLUMN=FIELD.", "write e.g. --map category=doc.bias_type,group=doc.group.")
+                raise SpbiasError(f"--map: {pair!r} is not COLUMN=FIELD.",
+                                  "write e.g. --map category=doc.bias_type,group=doc.group.")
             out[k.strip()] = v.strip()
     bad = [k for k in out if k not in MAP_KEYS]
-    if bad: raise SpbiasError(f"--map: {bad} name no column that a mapping sets.", f"map some of {', '.join(MAP_KEYS)}.")
+    if bad: raise SpbiasError(f"--map: {bad} name no column that a mapping sets.",
+                              f"map some of {', '.join(MAP_KEYS)}.")
     return out
 
 def find_map(log:Path)->dict:
@@ -83,7 +85,8 @@ def lm_eval_results(samples:Path)->tuple[dict, str, str]:
     task, date = m.groups()
     res = samples.with_name(f"results_{date}.json")
     if not res.is_file():
-        raise SpbiasError(f"{samples}: the results_{date}.json lm-eval writes beside it is missing (it names the model).",
+        raise SpbiasError(f"{samples}: the results_{date}.json lm-eval writes beside it is missing "
+                          "(it names the model).",
                           "keep the samples and results files of one lm-eval run in one folder.")
     return json.loads(res.read_text()), task, date
 
@@ -128,15 +131,16 @@ def read_lm_eval(path:str|Path, mapping:dict|None=None # {column: field}, over t
     for k, s in enumerate(lm_eval_samples(path)):
         where = f"{path}, sample {k}"
         if len(s["lls"]) != 3:
-            raise SpbiasError(f"{where}: task {task} has {len(s['lls'])} choices, not the three label words of spbias's "
-                              "predictions table.", "read BBQ with `spbias harness bbq`, CrowS-Pairs with `spbias harness "
-                              "crows`; other tasks need three choices (negative, neutral, positive).")
+            raise SpbiasError(f"{where}: task {task} has {len(s['lls'])} choices, not the three label words of "
+                              "spbias's predictions table.", "read BBQ with `spbias harness bbq`, CrowS-Pairs with "
+                              "`spbias harness crows`; other tasks need three choices (negative, neutral, positive).")
         doc = s.get("doc", {})
         text = doc["text"] if isinstance(doc, dict) and "text" in doc else field(s, "arguments.0.0", where)
         rows.append(dict(y_true=str(field(s, "target", where)), y_pred=str(int(np.argmax(s["lls"]))),
                          **_mapped(s, mapping, where), text=str(text),
                          **{f"score_{w}": v for w, v in zip(LABEL_NAMES, s["lls"])}))
-    if not rows: raise SpbiasError(f"{path} holds no samples.", "pass a samples file lm-eval --log_samples wrote in full.")
+    if not rows: raise SpbiasError(f"{path} holds no samples.",
+                                   "pass a samples file lm-eval --log_samples wrote in full.")
     df = pd.DataFrame(rows).assign(model=lm_eval_model(results), run_id=f"lm-eval-{date}", dataset=task)
     return df
 
@@ -177,9 +181,9 @@ def read_inspect(path:str|Path, mapping:dict|None=None # {column: field}, over t
 
 # %% ../nbs/25_harness.ipynb #0164cc32
 def read_log(path:str|Path, mapping:dict|None=None)->pd.DataFrame:
-    "The predictions table of an lm-eval samples file or an Inspect log (`log_kind`); columns as text, as files are read."
+    "The predictions table of an lm-eval samples file or an Inspect log (`log_kind`); columns as text, as files are."
     kind = log_kind(path)
     if kind is None: raise SpbiasError(f"{path} is no lm-eval samples file and no Inspect log.",
-                                       "pass samples_<task>_<date>.jsonl (lm-eval --log_samples) or an Inspect .eval/.json log.")
+                                       "pass samples_<task>_<date>.jsonl (lm-eval --log_samples) or an Inspect log.")
     df = (read_lm_eval if kind == "lm-eval" else read_inspect)(path, mapping)
     return df.astype({c: str for c in df.columns if not c.startswith("score_")})

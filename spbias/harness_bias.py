@@ -34,7 +34,7 @@ def cluster_mean(z, # one score per example
 
 # %% ../nbs/25a_harness_bias.ipynb #b6faed51
 def bbq_table(path:str|Path)->pd.DataFrame:
-    "One row per BBQ example of an lm-eval samples file: model, run_id, category, context, template, answer kind, correct."
+    "One row per BBQ example of an lm-eval samples file: model, run, category, context, template, answer kind, correct."
     path = Path(path)
     results, task, date = lm_eval_results(path)
     rows = []
@@ -54,7 +54,8 @@ def bbq_table(path:str|Path)->pd.DataFrame:
     return pd.DataFrame(rows).assign(model=lm_eval_model(results), run_id=f"lm-eval-{date}")
 
 # %% ../nbs/25a_harness_bias.ipynb #b8effff5
-BBQ_METHOD = "mean of z (+1 biased, −1 other, 0 UNKNOWN); CR1 cluster-robust 95% CI, t with G−1 df, clusters: templates"
+BBQ_METHOD = ("mean of z (+1 biased, −1 other, 0 UNKNOWN); CR1 cluster-robust 95% CI, t with G−1 df, "
+              "clusters: templates")
 
 def bbq_scores(table:pd.DataFrame, # bbq_table rows (one or more models and runs)
                alpha:float=ALPHA)->pd.DataFrame:
@@ -97,7 +98,7 @@ CROWS_METHOD = ("paired difference of stereotype shares (mean of x_A − x_B, St
 
 def crows_compare(a:pd.DataFrame, b:pd.DataFrame, # crows_table rows of model A and model B on the same pairs
                   alpha:float=ALPHA)->pd.DataFrame:
-    "Per bias type (and all): each model's stereotype share and A − B, paired over the pairs; Holm over the bias types."
+    "Per bias type (and all): each model's stereotype share and A − B, paired over the pairs; Holm over bias types."
     from scipy import stats
     from statsmodels.stats.contingency_tables import mcnemar
     from statsmodels.stats.multitest import multipletests

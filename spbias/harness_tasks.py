@@ -22,7 +22,8 @@ DOC_COLUMNS = ("text", "label", "category", "group", "template_id", "set")
 def task_docs(bias_set:pd.DataFrame, # label, category, group, text (template_id, set)
               wording:str="bare")->list[dict]:
     "One document per sentence: its columns, and the prompt of `wording` (spbias.manual's, zero-shot) as `prompt`."
-    if wording not in WORDINGS: raise SpbiasError(f"unknown wording {wording!r}.", f"use one of: {', '.join(WORDINGS)}.")
+    if wording not in WORDINGS:
+        raise SpbiasError(f"unknown wording {wording!r}.", f"use one of: {', '.join(WORDINGS)}.")
     prompt = build_prompt(WORDINGS[wording], pd.DataFrame(columns=["text", "label"]))
     cols = [c for c in DOC_COLUMNS if c in bias_set]
     docs = bias_set[cols].to_dict("records")
@@ -34,7 +35,8 @@ def task_docs(bias_set:pd.DataFrame, # label, category, group, text (template_id
 # %% ../nbs/25b_harness_tasks.ipynb #6a0a4d0a
 def lm_eval_yaml(name:str, data:Path)->str:
     "The YAML of an lm-eval multiple-choice task over the label words, reading `data` (JSON lines)."
-    return (f"task: {name}\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: {json.dumps(str(Path(data).resolve()))}\n"
+    path = json.dumps(str(Path(data).resolve()))
+    return (f"task: {name}\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: {path}\n"
             "test_split: test\noutput_type: multiple_choice\ndoc_to_text: \"{{prompt}}\"\n"
             f"doc_to_choice: {json.dumps(list(LABEL_NAMES))}\ndoc_to_target: label\n"
             "metric_list:\n  - metric: acc\n    aggregation: mean\n    higher_is_better: true\n"
@@ -83,13 +85,16 @@ def write_task(bias_set:pd.DataFrame, # label, category, group, text (template_i
                top_logprobs:int=20 # Inspect: next tokens whose log-probabilities are kept
               )->list[Path]:
     "Write a bias set as an lm-eval or Inspect task folder; the files written."
-    if fmt not in FORMATS: raise SpbiasError(f"--format {fmt!r} is not a harness format.", f"use one of {', '.join(FORMATS)}.")
-    if not name.isidentifier(): raise SpbiasError(f"task name {name!r} is not an identifier.", "use letters, digits and _.")
+    if fmt not in FORMATS:
+        raise SpbiasError(f"--format {fmt!r} is not a harness format.", f"use one of {', '.join(FORMATS)}.")
+    if not name.isidentifier():
+        raise SpbiasError(f"task name {name!r} is not an identifier.", "use letters, digits and _.")
     folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
     data = folder / f"{name}.jsonl"
     atomic_write_text(data, "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in task_docs(bias_set, wording)))
     if fmt == "lm-eval": spec = (folder / f"{name}.yaml", lm_eval_yaml(name, data))
-    else: spec = (folder / f"{name}.py", INSPECT_TASK.format(name=name, labels=list(LABEL_NAMES), top=int(top_logprobs)))
+    else:
+        spec = (folder / f"{name}.py", INSPECT_TASK.format(name=name, labels=list(LABEL_NAMES), top=int(top_logprobs)))
     atomic_write_text(*spec)
     return [spec[0], data]
 
@@ -100,7 +105,8 @@ def add_task_arguments(ap): # the templates command's parser
     "`--format`, `--wording` and `--top-logprobs` of `spbias templates`."
     from spbias.checks import positive_int
     ap.add_argument("--format", default="table", choices=["table", *FORMATS],
-                    help="table: the bias set (.tsv/.csv/.parquet); lm-eval: a task (--out NAME.yaml, with NAME.jsonl); "
+                    help="table: the bias set (.tsv/.csv/.parquet); lm-eval: a task (--out NAME.yaml, with "
+                    "NAME.jsonl); "
                     "inspect: a task file (--out NAME.py, with NAME.jsonl)")
     ap.add_argument("--wording", default="bare", choices=list(WORDINGS),
                     help="with --format lm-eval|inspect: the prompt (spbias predict-manual's wordings, zero-shot)")
@@ -112,7 +118,8 @@ def output_exts(a, # parsed arguments of spbias templates
     "The extensions --out may have for --format (a task's name, the stem, checked here, before anything is generated)."
     if a.format not in TASK_EXTS: return table_exts
     if not Path(a.out).stem.isidentifier():
-        raise SpbiasError(f"--out {a.out}: the task's name {Path(a.out).stem!r} (the file's stem) is not an identifier.",
+        raise SpbiasError(f"--out {a.out}: the task's name {Path(a.out).stem!r} (the file's stem) is not an "
+                          "identifier.",
                           f"name it e.g. {Path(a.out).with_name('bias_set' + TASK_EXTS[a.format])}.")
     return (TASK_EXTS[a.format],)
 
