@@ -23,6 +23,7 @@ COMMANDS = {  # name: (module:function, one-line help)
     "predict":        ("spbias.predict:main", "score a bias test set with every seed of a run"),
     "export":         ("spbias.export:main", "a run's prompts as Hugging Face PEFT prompt-tuning adapters with model cards"),
     "templates":      ("spbias.template_files:main", "generate bias test sets (czarnowska | ours | ns-prompts | regard | FILE.csv)"),
+    "harness":        ("spbias.harness_bias:main", "lm-eval / Inspect logs: as predictions (read), BBQ bias scores, CrowS-Pairs A vs B"),
     "gaps":           ("spbias.metrics:main_gaps", "group-fairness gaps with 95% CIs from predictions TSVs"),
     "table2":         ("spbias.metrics:main_table2", "the papers' Table 2: net count of significant gaps"),
     "compare":        ("spbias.compare:main", "the difference of two models' or probes' gaps (A − B), paired tests on the same bias set"),

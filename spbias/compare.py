@@ -243,7 +243,7 @@ PAIRINGS = ("rank", "all")
 def ranked_prompts(preds:pd.DataFrame)->list[str]:
     "A side's prompts, best validation accuracy first (ties and a side without accuracies: by name)."
     r = preds.groupby("run", sort=True).agg(v=("validation_accuracy", "first")) if "validation_accuracy" in preds \
-        else pd.DataFrame({"v": np.nan}, index=sorted(preds.run.unique()))
+        else pd.DataFrame({"v": np.nan}, index=pd.Index(sorted(preds.run.unique()), name="run"))
     r = r.assign(v=r.v.fillna(-np.inf)).reset_index()
     return r.sort_values(["v", "run"], ascending=[False, True]).run.tolist()
 

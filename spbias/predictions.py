@@ -10,6 +10,7 @@ import numpy as np, pandas as pd
 from .core import SpbiasError, load_table
 from .checks import check_utf8, load_table_or_fail
 from .data import LABEL_NAMES
+from .harness import log_kind, read_log
 
 # %% auto #0
 __all__ = ['BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS', 'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS',
@@ -55,7 +56,7 @@ def _read_one(path:Path)->pd.DataFrame:
     text = {c: str for c in BASE_COLUMNS + ["template_id"] + OPTIONAL_COLUMNS}
     if path.stat().st_size == 0:
         raise SpbiasError(f"predictions file {path} is empty.", "pass a file `spbias predict` wrote (was it cut?).")
-    try: df = _parse(path, text)
+    try: df = _parse(path, text) if log_kind(path) is None else read_log(path)   # a harness log: spbias.harness
     except UnicodeDecodeError:   # Latin-1 text, say: the error names the line, the byte and the fix
         data = path.read_bytes()
         check_utf8(gzip.decompress(data) if path.suffix.lower() == ".gz" else data, path, "predictions file"); raise
@@ -140,7 +141,7 @@ def _one_validation_accuracy(df:pd.DataFrame, path:Path):
                           "from several runs under one run_id?")
 
 # %% ../nbs/22_predictions.ipynb #0d91387b
-def expand_inputs(paths:list|str|Path # files, folders (every *.tsv / *.tsv.gz below) or glob patterns
+def expand_inputs(paths:list|str|Path # files, folders (every *.tsv / *.tsv.gz and harness log below) or glob patterns
                  )->list[Path]:
     "The predictions files that paths name (a text may join several with commas); a pattern matching nothing: an error."
     files, items = [], []
@@ -148,7 +149,7 @@ def expand_inputs(paths:list|str|Path # files, folders (every *.tsv / *.tsv.gz b
         items += [p] if isinstance(p, Path) or Path(p).exists() else [q for q in str(p).split(",") if q]
     for p in items:
         p = Path(p)
-        if p.is_dir(): files += sorted(f for f in p.rglob("*") if f.name.endswith((".tsv", ".tsv.gz")))
+        if p.is_dir(): files += sorted(f for f in p.rglob("*") if f.name.endswith((".tsv", ".tsv.gz")) or log_kind(f))
         elif not p.exists() and glob.has_magic(str(p)):
             hits = sorted(Path(f) for f in glob.glob(str(p), recursive=True))
             if not hits: raise SpbiasError(f"the pattern {p} matches no file.",

@@ -203,6 +203,8 @@ def main(argv:list[str]|None=None)->int:
                     "(default: all available)")
     ap.add_argument("--force", action="store_true",
                     help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
+    from spbias.harness_tasks import add_task_arguments, output_exts, bias_set_output
+    add_task_arguments(ap)   # --format lm-eval|inspect: the set as a harness's task (spbias.harness_tasks)
     a = ap.parse_args(argv)
     from spbias.checks import check_out, write_outputs
     built_in = a.which in BUILT_IN_SETS
@@ -223,7 +225,7 @@ def main(argv:list[str]|None=None)->int:
                           "drop --attributes.")
     if not built_in and not Path(a.which).is_file():
         raise SpbiasError(f"template file {a.which} not found.", "check the path.")
-    left, exts = {"slotless": []}, (".tsv", ".csv", ".parquet")
+    left, exts = {"slotless": []}, output_exts(a, (".tsv", ".csv", ".parquet"))
     if a.which in ("czarnowska", "ours"):
         src, layout, attrs = bias_source(a.which, a.source)
         if a.attributes is not None:  # an attribute's name, or the category it writes (grouped_age): both name it
@@ -244,7 +246,7 @@ def main(argv:list[str]|None=None)->int:
         check_out(a.out, a.force, exts=exts)
         terms = read_terms(a.terms, a.category, a.slot)
         df, left = fill_template_file(a.which, terms, a.set_name or Path(a.which).stem, a.unmarked, terms_path=a.terms)
-    write_outputs([(a.out, lambda p: save_bias_set(df, p))])   # a full disk: one line, the old file back
+    write_outputs([bias_set_output(a, df, save_bias_set)])   # a full disk: one line, the old file back
     print(f"wrote {len(df)} sentences "
           f"({', '.join(f'{k} {v}' for k, v in df.groupby('category', sort=False).size().items())}) to {a.out}")
     if left["slotless"]:
