@@ -12,7 +12,7 @@ from .metrics import (METRICS, FAMILIES, ALPHA, SD_TINY, load_predictions, top_r
                             run_gaps, template_counts, resampled_gaps, bootstrap_p, adjust_pvalues,
                             significance, read_selection, _draws, DEGENERATE_SHARE, add_prompt_choice_arguments,
                             mirror_of, family_sizes)
-from .template_ids import attach_template_ids
+from .template_files import attach_template_ids
 
 # %% auto #0
 __all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKERS', 'METHOD_TEXT', 'keep_selected', 'load_side',

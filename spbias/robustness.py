@@ -13,7 +13,7 @@ from .metrics import (METRICS, FAMILIES, SUMMARY_KEYS, load_predictions, top_run
                             gap_table, template_counts, resampled_gaps, adjust_pvalues, significance, read_selection,
                             _draws, DEGENERATE_SHARE, add_prompt_choice_arguments, ci_method)
 from .compare import keep_selected
-from .template_ids import attach_template_ids
+from .template_files import attach_template_ids
 
 # %% auto #0
 __all__ = ['RANK_KEYS', 'CI_ORDER', 'SURVIVAL_CLASSES', 'sign_agreement', 'rank_stability', 'template_sd', 'ci_methods',
