@@ -4,19 +4,21 @@
 
 # %% ../nbs/23_compare.ipynb #6bac2b99
 from __future__ import annotations
-import argparse
+import argparse, sys
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
 from .metrics import (METRICS, FAMILIES, ALPHA, SD_TINY, load_predictions, top_runs, group_metrics, select_groups,
                             run_gaps, template_counts, resampled_gaps, bootstrap_p, adjust_pvalues,
-                            significance, read_selection, _draws, DEGENERATE_SHARE, add_prompt_choice_arguments)
+                            significance, read_selection, _draws, DEGENERATE_SHARE, add_prompt_choice_arguments,
+                            mirror_of, family_sizes)
+from .template_files import attach_template_ids
 
 # %% auto #0
 __all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKERS', 'METHOD_TEXT', 'keep_selected', 'load_side',
            'row_keys', 'check_same_rows', 'check_other_prompts', 'side_sets', 'per_set', 'side_gaps', 'welch_diff',
            'bootstrap_diff', 'family_columns', 'adjust_table', 'compare_gaps', 'ranked_prompts', 'prompt_pairs',
-           'mcnemar_pairs', 'compare_note', 'diff_figure', 'main']
+           'mcnemar_pairs', 'compare_note', 'diff_figure', 'split_sides', 'side_methods', 'compare_summary', 'main']
 
 # %% ../nbs/23_compare.ipynb #7d6ba1d0
 def keep_selected(preds:pd.DataFrame, select:dict|str|None)->pd.DataFrame:
@@ -38,6 +40,9 @@ def load_side(paths, # files, folders or patterns (load_predictions)
     preds = pd.concat([keep_selected(top_runs(p, top_k, keep_degenerate=keep_degenerate, share=share), select)
                        for _, p in (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)])],
                       ignore_index=True)
+    if not len(preds):   # every prompt degenerate by its validation behaviour (once: a KeyError 'A')
+        raise SpbiasError(f"{side}: no prompt is left: every prompt is degenerate (the line above says why).",
+                          "pass --keep-degenerate to compare them anyway (the papers' selection).")
     combos = preds[["model", "dataset"]].drop_duplicates()
     if len(combos) > 1:
         names = ", ".join(f"{m}/{d}" for m, d in combos.itertuples(index=False))
@@ -193,8 +198,8 @@ def bootstrap_diff(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (l
 
 # %% ../nbs/23_compare.ipynb #5d36d947
 COMPARE_COLUMNS = ["a", "b", "category", "group", "metric", "gap_a", "gap_b", "diff", "ci_low", "ci_high", "method",
-                   "statistic", "df", "p_value", "p_adjusted", "adjust", "family", "family_size", "significance",
-                   "n_a", "n_b", "n_templates", "n_boot", "boot_seed"]
+                   "statistic", "df", "p_value", "p_adjusted", "adjust", "family", "family_size", "mirror_of",
+                   "significance", "n_a", "n_b", "n_templates", "n_boot", "boot_seed"]
 
 def family_columns(family:str)->list[str]:
     "The columns that hold one family of a comparison's tests fixed (metrics.FAMILIES, each method apart)."
@@ -204,10 +209,13 @@ def family_columns(family:str)->list[str]:
 
 def adjust_table(t:pd.DataFrame, adjust:str="none", family:str="attribute")->pd.DataFrame:
     "p_adjusted, family, family_size and significance of a table of tests (diff, ci_low, ci_high, p_value, method)."
-    cols = family_columns(family)
+    family_columns(family)
     t = t.assign(adjust=adjust, family=family)
-    t["p_adjusted"] = adjust_pvalues(t.assign(model=t.method, dataset=""), adjust, family)
-    t["family_size"] = t.groupby(cols, sort=False).p_value.transform("count").astype(int)
+    # a two-group attribute's differences d and −d (names_gender) are one test, as in `spbias gaps`: its twin
+    keyed = t.drop(columns="mirror_of", errors="ignore").assign(model=t.method, dataset="", gap_mean=t["diff"])
+    t["mirror_of"] = mirror_of(keyed).to_numpy(); keyed["mirror_of"] = t.mirror_of.to_numpy()
+    t["p_adjusted"] = adjust_pvalues(keyed, adjust, family)
+    t["family_size"] = family_sizes(keyed, family)
     t["significance"] = significance(t.assign(gap_mean=t["diff"]), adjust)
     return t
 
@@ -361,6 +369,47 @@ def diff_figure(t:pd.DataFrame, # comparison table (compare_gaps)
     return fig
 
 # %% ../nbs/23_compare.ipynb #442e7843
+def split_sides(sides:list[str] # the positional arguments: A B, or A1 A2 ... vs B1 B2 ...
+               )->tuple[list[str], list[str]]:
+    "Side A's paths and side B's: two arguments, or any number on each side of one `vs`."
+    if "vs" in sides:
+        i = sides.index("vs"); a, b = sides[:i], sides[i + 1:]
+        if a and b and "vs" not in b: return a, b
+        raise SpbiasError(f"the sides {' '.join(sides)} are not A... vs B... with paths on both sides of one vs.",
+                          "pass e.g. spbias compare a1.tsv a2.tsv vs b1.tsv b2.tsv --out diff.csv.")
+    if len(sides) == 2: return [sides[0]], [sides[1]]
+    raise SpbiasError(f"{len(sides)} paths and no vs between the sides.",
+                      "pass two sides A B, or separate several paths a side with vs: a1.tsv a2.tsv vs b1.tsv.")
+
+def side_methods(pa:pd.DataFrame, pb:pd.DataFrame, # the sides' predictions (load_side)
+                 say=print # where the lines go
+                )->tuple[pd.DataFrame, pd.DataFrame, tuple]:
+    ("Both sides with template ids (their own, or a built-in set's matched word for word), and the methods they allow: "
+     "the paired bootstrap only where both have ids on every row.")
+    (pa, la), (pb, lb) = attach_template_ids(pa, what="A"), attach_template_ids(pb, what="B")
+    for line in (la, lb):
+        if line: say(line)
+    if any(("template_id" not in p) or p.template_id.isna().any() for p in (pa, pb)):
+        say("left out: the paired bootstrap over templates (it needs a template id on every row of both sides); ran "
+            "Welch's t over prompts and McNemar per prompt pair, which need none")
+        return pa, pb, ("welch",)
+    return pa, pb, ("welch", "paired-bootstrap")
+
+def compare_summary(t:pd.DataFrame, mc:pd.DataFrame, pairs:str="rank")->list[str]:
+    "Per template set (where there are sets) and method: how many differences are significant, a mirror pair once."
+    out = []
+    for s, g in (t.groupby("set", sort=False) if "set" in t else [(None, t)]):
+        at = f" (set {s})" if s is not None else ""
+        for m, h in g.groupby("method", sort=False):
+            once = h.mirror_of.fillna("").astype(str) == ""
+            out.append(f"  {m}{at}: {int(((h.significance != 0) & once).sum())} of {int((h.p_value.notna() & once).sum())}"
+                       " testable differences significant (a two-group attribute's mirror pair counted once)")
+    for s, g in (mc.groupby("set", sort=False) if "set" in mc else [(None, mc)]):
+        allrows = g[g.category == "all"]
+        out.append(f"  McNemar ({pairs} pairs){f' (set {s})' if s is not None else ''}: "
+                   f"{int((allrows.p_adjusted < ALPHA).sum())} of {len(allrows)} pairs differ in accuracy on all rows")
+    return out
+
 def main(argv:list[str]|None=None)->int:
     "`spbias compare`: the difference of two sets of prompts' gaps on the same bias set, and McNemar per prompt pair."
     from spbias.cli import HelpFormatter, ArgumentParser
@@ -370,10 +419,9 @@ def main(argv:list[str]|None=None)->int:
                                  description="Difference of gaps A − B (Welch's t, paired bootstrap over templates) "
                                              "and McNemar per prompt pair, for two sets of prompts scored on the "
                                              "same bias set.")
-    ap.add_argument("a",
-                    help="side A: predictions files, folders or quoted glob patterns, joined by commas "
-                         "(one model and tuning set)")
-    ap.add_argument("b", help="side B: the same, scored on the same rows")
+    ap.add_argument("sides", nargs="+", metavar="SIDE",
+                    help="A B (each: predictions files, folders or quoted glob patterns joined by commas; one model "
+                         "and tuning set), or several paths a side as gaps takes them: A1 A2 ... vs B1 B2 ...")
     ap.add_argument("--out", type=Path, required=True, help="comparison table (.csv, .tsv or .parquet)")
     ap.add_argument("--names", default=None,
                     help="A,B: the sides' names in tables and figure (default: model/dataset of each)")
@@ -395,6 +443,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--force", action="store_true",
                     help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
+    a.a, a.b = split_sides(a.sides)
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     if a.mcnemar: check_out(a.mcnemar, a.force, exts=tuple(TABLE_FORMATS), flag="--mcnemar")
     figs = [a.figure.with_suffix(s) for s in (".png", ".pdf")] if a.figure else []
@@ -413,10 +462,12 @@ def main(argv:list[str]|None=None)->int:
               for x, side in ((a.a, "A"), (a.b, "B")))
     for _, sa, sb in side_sets(pa, pb): check_same_rows(sa, sb)   # before any statistic; A and B as the arguments
     check_other_prompts(pa, pb)
+    say = lambda line: print(f"spbias compare: {line}", file=sys.stderr)
+    pa, pb, methods = side_methods(pa, pb, say)
     if names is None: names = tuple(f"{p.model.iloc[0]}/{p.dataset.iloc[0]}" for p in (pa, pb))
     if names[0] == names[1]: names = (f"{names[0]} (A)", f"{names[1]} (B)")   # one model and dataset: which is which
     t = compare_gaps(pa, pb, names, a.centroid, adjust=a.adjust, family=a.family, n_boot=a.n_boot,
-                     boot_seed=a.boot_seed)
+                     boot_seed=a.boot_seed, methods=methods)
     mc = mcnemar_pairs(pa, pb, names, a.pairs, a.adjust)
     from spbias.figures import save_figure
     fig = diff_figure(t, fig_metrics) if a.figure else None
@@ -424,10 +475,5 @@ def main(argv:list[str]|None=None)->int:
                    (figs or None, lambda p: save_figure(fig, p.parent, p.stem))])                  # the old ones back
     print(f"wrote {len(t)} rows to {a.out}: {names[0]} ({pa.run.nunique()} prompts) − "
           f"{names[1]} ({pb.run.nunique()} prompts)")
-    for m, g in t.groupby("method", sort=False):
-        print(f"  {m}: {int((g.significance != 0).sum())} of {int(g.p_value.notna().sum())} "
-              "testable differences significant")
-    allrows = mc[mc.category == "all"]
-    print(f"  McNemar ({a.pairs} pairs): {int((allrows.p_adjusted < ALPHA).sum())} of {len(allrows)} "
-          "pairs differ in accuracy on all rows")
+    for line in compare_summary(t, mc, a.pairs): print(line)
     return 0

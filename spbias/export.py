@@ -10,6 +10,7 @@ import numpy as np
 from .core import SpbiasError
 from .data import LABEL_NAMES
 from .checks import check_out, write_outputs
+from .predictions import DEGENERATE_SHARE   # the one top-k rule's default
 # reading and scoring adapters is the predict module's (13_predict); these names stay importable from here
 from .predict import (PEFT_CONFIG, PEFT_WEIGHTS, PEFT_KEY, SPBIAS_META, embeddings_sha256, read_adapter,
                             prompt_identity,
@@ -110,6 +111,7 @@ def prompt_meta(config:dict, # a run's config.json (spbias.predict.load_run)
                )->dict:
     "spbias.json of an exported prompt: its origin, how it was tuned, how well it did and the input it expects."
     import spbias
+    from spbias.predictions import majority_share
     run, emb, summ = config["run"], np.asarray(seed["embeddings"], np.float32), seed["summary"]
     keep = ("status", "usable", "best_step", "validation_accuracy", "validation_loss", "test_accuracy",
             "stopped_early", "n_evaluations",
@@ -124,7 +126,8 @@ def prompt_meta(config:dict, # a run's config.json (spbias.predict.load_run)
                             embeddings_sha256=embeddings_sha256(emb)),
                 tuning=dict({k: v for k, v in run.items() if k != "seeds"}, table_sha256=config.get("table_sha256"),
                             data_source=config.get("data_source"), split_sizes=config.get("split_sizes")),
-                results={k: summ.get(k) for k in keep if k in summ},
+                results=dict({k: summ.get(k) for k in keep if k in summ},
+                             validation_majority_share=majority_share(config)),   # what the top-k rule judges by
                 input=input_layout(emb.shape[0], run.get("max_len", 128), config.get("label_words", LABEL_NAMES),
                                    config["label_token_ids"]))
 
@@ -247,12 +250,14 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
                top_k:int|None=None, # else the k usable seeds with the best validation accuracy, into out/seed-<s>
                force:bool=False,
                keep_current:bool=False, # leave a folder holding this very prompt (run_id, seed, embeddings) as it is
-               keep_degenerate:bool=False,
-               log=None # with top_k: keep degenerate seeds; where the top-k lines go (`predict.top_seeds`)
+               keep_degenerate:bool=False, # with top_k: keep degenerate seeds (the papers' own selection)
+               share:float=DEGENERATE_SHARE, # with top_k: the one-class share of validation answers that makes a seed degenerate
+               log=None # where the top-k lines go (`predict.top_seeds`)
               )->list[Path]:
     "Export a run's prompts as PEFT adapters: chosen seeds, or its top k by validation accuracy."
     from spbias.run import load_run
     from spbias.predict import top_seeds
+    from spbias.predictions import majority_share
     import warnings
     with warnings.catch_warnings(record=True) as said:  # held back: a refusal below says all in one line
         warnings.simplefilter("always")
@@ -266,7 +271,7 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
             raise SpbiasError(f"seed(s) {miss} of {run_dir} have no finished prompt (finished: {sorted(have)}).",
                               "pick a finished seed, or let the run finish.")
         chosen = [have[s] for s in seeds]
-    else: chosen = top_seeds(found, top_k, keep_degenerate, log=log)
+    else: chosen = top_seeds(found, top_k, keep_degenerate, share, log, majority_share(config))   # as predict and gaps choose
     for w in said: warnings.warn(w.message, w.category)  # not refused: the run's notes, said now
     one = seeds is not None and len(seeds) == 1
     dests = [Path(out) if one else Path(out)/f"seed-{s['seed']}" for s in chosen]
@@ -281,7 +286,7 @@ def main(argv:list[str]|None=None)->int:
     "spbias export: a run's tuned prompts as PEFT prompt-tuning adapters with model cards."
     from spbias.cli import HelpFormatter, ArgumentParser
     from spbias.core import parse_seeds
-    from spbias.checks import positive_int
+    from spbias.checks import positive_int, share
     p = ArgumentParser(prog="spbias export",
                                 description="Write a run's prompts as Hugging Face PEFT prompt-tuning adapters "
                                 "(adapter_config.json, adapter_model.safetensors, README.md model card, spbias.json).",
@@ -293,15 +298,17 @@ def main(argv:list[str]|None=None)->int:
     g.add_argument("--top-k", type=positive_int,
                    help="export the k usable seeds with the best validation accuracy, into OUT/seed-<s>")
     p.add_argument("--keep-degenerate", action="store_true",
-                   help="with --top-k: keep degenerate seeds (one class for >= 90%% of validation texts, "
+                   help="with --top-k: keep degenerate seeds (one class for >= --degenerate-share of validation texts, "
                    "or macro-F1 no better than the majority class's), the papers' own selection")
+    p.add_argument("--degenerate-share", type=share, default=DEGENERATE_SHARE,
+                   help="with --top-k: the one-class share of validation answers that makes a seed degenerate")
     p.add_argument("--out", required=True, help="the adapter folder (one seed), or the folder of seed-<s> folders")
     p.add_argument("--force", action="store_true",
                    help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
     a = p.parse_args(argv)
     say = lambda line: print(f"spbias export: {line}", file=sys.stderr)
     done = export_run(a.run, a.out, seeds=None if a.seed is None else parse_seeds(a.seed), top_k=a.top_k, force=a.force,
-                      keep_degenerate=a.keep_degenerate, log=say)
+                      keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
     for d in done:
         r = json.loads((d/SPBIAS_META).read_text())["results"]
         print(f"wrote {d} (validation accuracy {_pct(r.get('validation_accuracy'))}, test accuracy "

@@ -335,7 +335,8 @@ def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", sel
                                   boot_seed,
                                               log=log, **opts)),   # the prompts' selection is said once
                      (reference,
-                      *_reference_tables(p, reference, top_k, select, ci, adjust, metrics, n_boot, boot_seed, **opts))]
+                      *_reference_tables(p, reference, top_k, select, ci, adjust, metrics, n_boot, boot_seed, log=log,
+                                        **opts))]
         for to, t, r in parts:
             front = ({"set": s} if s is not None else {}) | ({"gap_to": to} if to is not None else {})
             tabs.append(t.assign(**front)[list(front) + list(t.columns)])
@@ -392,7 +393,8 @@ def main_gaps(argv:list[str]|None=None)->int:
     check_claim_arguments(a)
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions)
-    say = lambda line: print(f"spbias gaps: {line}", file=sys.stderr)
+    said = set()   # the prompts' choice, the same for every template set and reference: said once
+    say = lambda line: line in said or said.add(line) or print(f"spbias gaps: {line}", file=sys.stderr)
     kw = dict(n_boot=a.n_boot, boot_seed=a.boot_seed, family=a.family, keep_degenerate=a.keep_degenerate,
               share=a.degenerate_share, log=say)
     def table(top_k, keep_degenerate, log):   # a set column or a reference group: per set, gap_to beside (gap_tables_by)

@@ -17,7 +17,7 @@ from .run import load_run, weights_fingerprint
 # the predictions TSV contract, defined where it is read
 from .predictions import BASE_COLUMNS, OPTIONAL_COLUMNS as EXTRA_COLUMNS
 # the one top-k rule, and the quality it reads
-from .predictions import DEGENERATE_SHARE, choose_prompts, summary_quality, quality_columns
+from .predictions import DEGENERATE_SHARE, choose_prompts, summary_quality, quality_columns, majority_share
 
 # %% auto #0
 __all__ = ['PEFT_CONFIG', 'PEFT_WEIGHTS', 'PEFT_KEY', 'SPBIAS_META', 'usable', 'top_seeds', 'check_model', 'predictions_frame',
@@ -35,9 +35,10 @@ def usable(summary:dict)->bool:
 def top_seeds(seeds:list[dict], k:int|None,
               keep_degenerate:bool=False, # keep degenerate seeds (the papers' own selection)
               share:float=DEGENERATE_SHARE, # the one-class share of validation answers that makes a seed degenerate
-              log=None # where the lines about skipped seeds and ties go (default: warnings.warn)
+              log=None, # where the lines about skipped seeds and ties go (default: warnings.warn)
+              majority:float|None=None # the run's validation majority share (`predictions.majority_share` of its config)
              )->list[dict]:
-    "The k usable seeds by `metrics.choose_prompts` (degenerate ones skipped, ties reported); all when k is falsy."
+    "The k usable seeds by `predictions.choose_prompts` (degenerate ones skipped, ties reported); all when k is falsy."
     if not k: return seeds
     log = log or warnings.warn
     ok = [s for s in seeds if usable(s["summary"])]
@@ -50,12 +51,8 @@ def top_seeds(seeds:list[dict], k:int|None,
     q = pd.DataFrame([dict(model="", dataset="", run=str(s["seed"]), label=f"seed {s['seed']}", seed=s["seed"],
                            validation_accuracy=s["summary"]["validation_accuracy"],
                            validation_loss=s["summary"].get("validation_loss"),
-                           **summary_quality(s["summary"])) for s in ok])
+                           **summary_quality(s["summary"], majority)) for s in ok])
     kept, lines = choose_prompts(q, k, keep_degenerate, share)
-    old = int((q.basis == "none").sum())
-    if old:
-        lines.append(f"top-{k}: {old} seed summary(ies) carry no validation class distribution (tuned before spbias "
-                     "recorded it): not judged degenerate")
     for l in lines: log(l)
     if not len(kept):
         raise SpbiasError(f"every usable seed of the run is degenerate ({len(ok)} seeds).",
@@ -157,7 +154,7 @@ def predict_run(run_dir:str|Path, # a run folder
     run = config["run"]
     _check_columns(table)
     y = _labels(table.label)  # the data is checked before the model loads
-    seeds = top_seeds(seeds, top_k, keep_degenerate, share, log)
+    seeds = top_seeds(seeds, top_k, keep_degenerate, share, log, majority_share(config))
     bad = [s["seed"] for s in seeds if not usable(s["summary"])]
     if bad: warnings.warn(f"seed(s) {bad} of {run_dir} did not finish with a finite validation accuracy "
                           f"(status {[_status(s) for s in seeds if s['seed'] in bad]}): "
@@ -182,7 +179,8 @@ def predict_run(run_dir:str|Path, # a run folder
                             pad_id=pad, progress=progress)
     va = lambda s: s["summary"].get("validation_accuracy") if usable(s["summary"]) else None
     return pd.concat([predictions_frame(table, y, sc, run["model"], config["run_id"], run["dataset"], s["seed"],
-                                        va(s), s["summary"].get("test_accuracy"), quality_columns(s["summary"]))
+                                        va(s), s["summary"].get("test_accuracy"),
+                                        quality_columns(s["summary"], majority_share(config)))
                       for s, sc in zip(seeds, scores)], ignore_index=True)
 
 # %% ../nbs/13_predict.ipynb #4b1d915c
@@ -381,7 +379,8 @@ def predict_prompts(adapters:list, # adapter folders (or `read_adapter` dicts): 
             frames[k] = predictions_frame(table, y, sc, i["model"] if adapters[k]["meta"] else spec, i["run_id"],
                                           i["dataset"], i["seed"],
                                           i["validation_accuracy"], i["test_accuracy"],
-                                          quality_columns((adapters[k]["meta"] or {}).get("results", {})))
+                                          quality_columns(res := (adapters[k]["meta"] or {}).get("results", {}),
+                                                          res.get("validation_majority_share")))
     return pd.concat(frames, ignore_index=True)
 
 # %% ../nbs/13_predict.ipynb #a2c9128f

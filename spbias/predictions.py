@@ -14,10 +14,10 @@ from .harness import log_kind, read_log
 
 # %% auto #0
 __all__ = ['BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS', 'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS',
-           'METRICS', 'KEYS', 'PAPERS_SELECTION', 'SELECT_HOW', 'expand_inputs', 'load_predictions', 'confusion',
-           'rates', 'group_metrics', 'read_selection', 'select_groups', 'run_gaps', 'top_runs', 'class_quality',
-           'quality_columns', 'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts',
-           'add_prompt_choice_arguments']
+           'METRICS', 'KEYS', 'PAPERS_SELECTION', 'SELECT_HOW', 'DISTRIBUTION_COLUMNS', 'expand_inputs',
+           'load_predictions', 'confusion', 'rates', 'group_metrics', 'read_selection', 'select_groups', 'run_gaps',
+           'top_runs', 'class_quality', 'majority_share', 'quality_columns', 'summary_quality', 'prompt_quality',
+           'degenerate', 'choose_prompts', 'add_prompt_choice_arguments']
 
 # %% ../nbs/22_predictions.ipynb #d5ff04bb
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
@@ -25,7 +25,8 @@ CLASS_NAMES = LABEL_NAMES  # classes 0, 1, 2
 DEGENERATE_SHARE = 0.9  # a prompt answering one class for at least this share of texts is degenerate (top-k skips it)
 PRED_COUNT_COLUMNS = [f"validation_pred_{c}" for c in CLASS_NAMES]   # per prompt: its validation answers per class
 # per prompt, from its summary.json
-QUALITY_COLUMNS = ["validation_loss", "validation_macro_f1", "validation_majority_f1"] + PRED_COUNT_COLUMNS
+QUALITY_COLUMNS = ["validation_loss", "validation_macro_f1", "validation_majority_f1"] + PRED_COUNT_COLUMNS + [
+                   "validation_majority_share"]  # the validation split's most frequent gold class's share (config.json)
 OPTIONAL_COLUMNS = ["seed", "validation_accuracy", "test_accuracy"] + QUALITY_COLUMNS + ["score_negative",
                                                                                          "score_neutral",
                                                                                          "score_positive"]
@@ -343,43 +344,53 @@ def class_quality(y_true, y_pred)->dict:
     M = np.zeros((3, 3), np.int64); M[:, int(np.argmax(C.sum(1)))] = C.sum(1)
     return dict(pred_counts=C.sum(0).tolist(), macro_f1=_macro_f1(C), majority_f1=_macro_f1(M))
 
-def quality_columns(summary:dict # a seed's summary.json
+def majority_share(config:dict|None # a run's config.json (its class_counts, recorded at tuning)
+                  )->float|None:
+    "The share of the validation split's most frequent gold class, where the run recorded its class counts; else None."
+    counts = ((config or {}).get("class_counts") or {}).get("validation")
+    return max(counts) / sum(counts) if counts and sum(counts) > 0 else None
+
+def quality_columns(summary:dict, # a seed's summary.json
+                    majority:float|None=None # the validation majority share (`majority_share` of the run's config)
                    )->dict:
-    ("The predictions file's per-prompt quality columns (QUALITY_COLUMNS) from a seed's summary (None where it lacks "
-     "them).")
+    ("The predictions file's per-prompt quality columns (QUALITY_COLUMNS) from a seed's summary and its run's majority "
+     "share (None where they lack them).")
     counts = summary.get("validation_pred_counts") or {}
     return dict(validation_loss=summary.get("validation_loss"), validation_macro_f1=summary.get("validation_macro_f1"),
                 validation_majority_f1=summary.get("validation_majority_f1"),
-                **{f"validation_pred_{c}": counts.get(c) for c in CLASS_NAMES})
+                **{f"validation_pred_{c}": counts.get(c) for c in CLASS_NAMES}, validation_majority_share=majority)
 
-def summary_quality(summary:dict)->dict:
-    ("A seed's quality as `prompt_quality` gives it (basis 'validation'), or NaNs where the summary predates it (never "
-     "degenerate).")
-    q = quality_columns(summary); counts = [q[c] for c in PRED_COUNT_COLUMNS]
-    if any(v is None for v in counts + [q["validation_macro_f1"], q["validation_majority_f1"]]):
-        return dict(top_class=None, top_share=np.nan, macro_f1=np.nan, majority_f1=np.nan, basis="none")
-    top = int(np.argmax(counts))
-    return dict(top_class=CLASS_NAMES[top], top_share=counts[top] / max(sum(counts), 1),
-                macro_f1=q["validation_macro_f1"],
-                majority_f1=q["validation_majority_f1"], basis="validation")
+DISTRIBUTION_COLUMNS = ["validation_macro_f1", "validation_majority_f1"] + PRED_COUNT_COLUMNS
+
+def _judged(row:dict)->dict:
+    ("A prompt's quality from its validation columns: the class distribution (basis 'validation'), else its accuracy "
+     "against the majority share ('accuracy'), else nothing ('none').")
+    f = lambda c: float(row[c]) if row.get(c) is not None and pd.notna(row.get(c)) else np.nan
+    out = dict(top_class=None, top_share=np.nan, macro_f1=np.nan, majority_f1=np.nan,
+               majority_share=f("validation_majority_share"), basis="none")
+    if all(np.isfinite(f(c)) for c in DISTRIBUTION_COLUMNS):
+        counts = [f(c) for c in PRED_COUNT_COLUMNS]; top = int(np.argmax(counts))
+        return dict(out, top_class=CLASS_NAMES[top], top_share=counts[top] / max(sum(counts), 1),
+                    macro_f1=f("validation_macro_f1"), majority_f1=f("validation_majority_f1"), basis="validation")
+    if np.isfinite(f("validation_accuracy")) and np.isfinite(out["majority_share"]): out["basis"] = "accuracy"
+    return out
+
+def summary_quality(summary:dict, majority:float|None=None # the run's validation majority share (`majority_share`)
+                   )->dict:
+    "A seed's quality as `prompt_quality` gives it, from its summary.json and its run's majority share."
+    return _judged(dict(quality_columns(summary, majority), validation_accuracy=summary.get("validation_accuracy")))
 
 def _first(sub, c): return sub[c].iloc[0] if c in sub else np.nan
 
 def prompt_quality(preds:pd.DataFrame # predictions (load_predictions)
                   )->pd.DataFrame:
-    "Per prompt: validation accuracy and loss, its top class and share, macro-F1 and the majority's, and their `basis`."
+    ("Per prompt: validation accuracy and loss, its validation top class and share, macro-F1 and the majority's, the "
+     "majority share, and their `basis`; never its bias-set answers (the behaviour being measured).")
     keys, rows = ["model", "dataset", "run"], []
+    cols = ["seed", "validation_accuracy", "validation_loss"] + DISTRIBUTION_COLUMNS + ["validation_majority_share"]
     for k, sub in preds.groupby(keys, sort=True):
-        r = dict(zip(keys, k), **{c: _first(sub, c) for c in ("seed", "validation_accuracy", "validation_loss")})
-        if all(c in sub and pd.notna(sub[c].iloc[0]) for c in QUALITY_COLUMNS[1:]):
-            counts, basis = [sub[c].iloc[0] for c in PRED_COUNT_COLUMNS], "validation"
-            f1, maj = _first(sub, "validation_macro_f1"), _first(sub, "validation_majority_f1")
-        else:
-            q = class_quality(sub.y_true, sub.y_pred)
-            counts, f1, maj, basis = q["pred_counts"], q["macro_f1"], q["majority_f1"], "bias set"
-        top = int(np.argmax(counts))
-        rows.append(dict(r, top_class=CLASS_NAMES[top], top_share=counts[top] / max(sum(counts), 1), macro_f1=f1,
-                         majority_f1=maj, basis=basis))
+        r = {c: _first(sub, c) for c in cols}
+        rows.append(dict(zip(keys, k), **{c: r[c] for c in cols[:3]}, **_judged(r)))
     q = pd.DataFrame(rows)
     one_id = preds.groupby(["model", "dataset"]).run_id.nunique().rename("one_id").reset_index()
     q = q.merge(one_id, on=["model", "dataset"]).assign(one_id=lambda d: d.one_id == 1)
@@ -388,15 +399,34 @@ def prompt_quality(preds:pd.DataFrame # predictions (load_predictions)
 
 def degenerate(q:pd.DataFrame, # prompt_quality's table
                share:float=DEGENERATE_SHARE)->pd.Series:
-    ("Why each prompt is degenerate ('' where it is not): one class for ≥ share of its answers, or macro-F1 ≤ the "
-     "majority's.")
-    where = q.basis.map({"validation": "validation", "bias set": "bias-set"})
-    one = [f"{c} for {s:.0%} of {w} texts" if s >= share else "" for c, s, w in zip(q.top_class, q.top_share, where)]
-    weak = [f"{w} macro-F1 {f:.3f} ≤ majority-class {m:.3f}" if f <= m + 1e-12 else "" for f, m,
-            w in zip(q.macro_f1, q.majority_f1, where)]
-    return pd.Series([", ".join(x for x in p if x) for p in zip(one, weak)], index=q.index)
+    ("Why each prompt is degenerate ('' where it is not): one class for ≥ share of its validation answers, validation "
+     "macro-F1 ≤ the majority's, or (without the distribution) validation accuracy ≤ the majority share.")
+    acc = q.validation_accuracy if "validation_accuracy" in q else pd.Series(np.nan, index=q.index)
+    def why(b, c, s, f, m, a, ms):
+        if b == "validation":
+            return ", ".join(x for x in (f"{c} for {s:.0%} of validation texts" if s >= share else "",
+                                         f"validation macro-F1 {f:.3f} ≤ majority-class {m:.3f}" if f <= m + 1e-12 else "")
+                             if x)
+        if b == "accuracy" and a <= ms + 1e-12: return f"validation accuracy {a:.3f} ≤ majority share {ms:.3f}"
+        return ""
+    return pd.Series([why(*x) for x in zip(q.basis, q.top_class, q.top_share, q.macro_f1, q.majority_f1,
+                                           pd.to_numeric(acc, errors="coerce"), q.majority_share)], index=q.index)
 
+# %% ../nbs/22_predictions.ipynb #f30fd4db
 def _g(x): return f"{float(x):.4g}"
+
+def _per_combo(g:pd.DataFrame, say)->str:
+    "'model/dataset: ' and each prompt's text (say(row)), per model and tuning set, joined by '; '."
+    return "; ".join((f"{m}/{d}: " if m or d else "") + ", ".join(say(r) for r in s.itertuples())
+                     for (m, d), s in g.groupby(["model", "dataset"], sort=True))
+
+def _unjudged_line(q:pd.DataFrame, what:str)->str|None:
+    "One line naming the prompts nothing could be judged of (no class distribution, no majority share), kept."
+    none = q[q.basis == "none"] if "basis" in q else q.iloc[:0]
+    if not len(none): return None
+    return (f"{what}: nothing could be judged of {len(none)} prompt(s) of {len(q)} ({_per_combo(none, lambda r: r.label)})"
+            ": no validation class distribution, nor validation accuracy with the majority share, was recorded at "
+            "tuning; kept, ranked by validation accuracy")
 
 def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, validation accuracy (loss, seed), quality
                    k:int, # prompts kept per model and tuning set
@@ -404,26 +434,21 @@ def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, val
                    share:float=DEGENERATE_SHARE, # the one-class share that makes a prompt degenerate
                    what:str|None=None # how the lines name the choice (default "top-k")
                   )->tuple[pd.DataFrame, list[str]]:
-    ("The k best prompts per model and tuning set (degenerate ones skipped, ties by lower loss then seed) and what was "
-     "done, one line each.")
+    ("The k best prompts per model and tuning set (degenerate ones by their validation behaviour skipped, ties by lower "
+     "loss then seed) and what was done, one line each.")
     q, what = q.copy(), what or f"top-{k}"
     for c in ("validation_accuracy", "validation_loss", "seed"):
         q[c] = pd.to_numeric(q[c], errors="coerce") if c in q else np.nan
     q["why"] = degenerate(q, share) if "basis" in q else ""
     bad = q[q.why != ""]
-    lines = []
+    lines = [l for l in [_unjudged_line(q, what)] if l]
     if len(bad):
-        which = "; ".join((f"{m}/{d}: " if m or d else "") + ", ".join(f"{l} ({w})" for l, w in zip(g.label, g.why))
-                         for (m, d), g in bad.groupby(["model", "dataset"], sort=True))
-        on_bias_set = (bad.basis == "bias set").any()
-        bias = (" (judged on the bias-set predictions: these files carry no validation class distribution)"
-                if on_bias_set else "")
-        if keep_degenerate:
-            lines.append(f"{what}: kept {len(bad)} degenerate prompt(s) as --keep-degenerate asks{bias}: {which}")
+        which = _per_combo(bad, lambda r: f"{r.label} ({r.why})")
+        if keep_degenerate: lines.append(f"{what}: kept {len(bad)} degenerate prompt(s) as --keep-degenerate asks: {which}")
         else:
-            lines.append(f"{what}: skipped {len(bad)} degenerate prompt(s) of {len(q)}{bias}: {which}; "
-                         "--keep-degenerate keeps them")
-        if not keep_degenerate: q = q[q.why == ""]
+            lines.append(f"{what}: skipped {len(bad)} degenerate prompt(s) of {len(q)}: {which}; --keep-degenerate keeps "
+                         "them")
+            q = q[q.why == ""]
     q = q.assign(_acc=-q.validation_accuracy.fillna(-np.inf), _loss=q.validation_loss.fillna(np.inf),
                  _seed=q.seed.fillna(np.inf))
     q = q.sort_values(["model", "dataset", "_acc", "_loss", "_seed", "run"], kind="stable")
@@ -444,7 +469,6 @@ def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, val
     if k is not None: q = q.groupby(["model", "dataset"], sort=False).head(k)
     return q.drop(columns=["_acc", "_loss", "_seed"]), lines
 
-
 # %% ../nbs/22_predictions.ipynb #c979e090
 def add_prompt_choice_arguments(ap, # an argparse parser (spbias.cli.ArgumentParser)
                                 per:str="model/dataset"): # what the top k is taken per, in the help
@@ -457,8 +481,8 @@ def add_prompt_choice_arguments(ap, # an argparse parser (spbias.cli.ArgumentPar
     ap.add_argument("--keep-degenerate", action="store_true",
                     help="keep degenerate prompts in the top k (the papers' own selection)")
     ap.add_argument("--degenerate-share", type=share, default=DEGENERATE_SHARE,
-                    help="a prompt answering one class for at least this share of its validation (else bias-set) "
-                    "texts is degenerate")
+                    help="a prompt answering one class for at least this share of its validation texts (as "
+                    "recorded at tuning) is degenerate")
     ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
     ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
 

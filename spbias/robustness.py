@@ -4,20 +4,21 @@
 
 # %% ../nbs/24_robustness.ipynb #9425ce2f
 from __future__ import annotations
-import argparse
+import argparse, sys
 from itertools import combinations
 from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
 from .metrics import (METRICS, FAMILIES, SUMMARY_KEYS, load_predictions, top_runs, run_gaps, group_metrics,
                             gap_table, template_counts, resampled_gaps, adjust_pvalues, significance, read_selection,
-                            _draws, DEGENERATE_SHARE, add_prompt_choice_arguments)
+                            _draws, DEGENERATE_SHARE, add_prompt_choice_arguments, ci_method)
 from .compare import keep_selected
+from .template_files import attach_template_ids
 
 # %% auto #0
-__all__ = ['RANK_KEYS', 'CI_ORDER', 'SURVIVAL_CLASSES', 'sign_agreement', 'rank_stability', 'template_sd', 'method_significance',
-           'label_agreement', 'robustness_table', 'survival_code', 'robustness_note', 'survival_heatmap', 'parse_label',
-           'main']
+__all__ = ['RANK_KEYS', 'CI_ORDER', 'SURVIVAL_CLASSES', 'sign_agreement', 'rank_stability', 'template_sd', 'ci_methods',
+           'default_ci', 'method_significance', 'label_agreement', 'robustness_table', 'survival_code',
+           'robustness_note', 'survival_heatmap', 'parse_label', 'main']
 
 # %% ../nbs/24_robustness.ipynb #59e33748
 def sign_agreement(gaps:pd.DataFrame # per-prompt gaps (metrics.run_gaps)
@@ -64,15 +65,33 @@ def template_sd(preds:pd.DataFrame, # the predictions behind the gaps (top-k pro
     return pd.DataFrame(rows)
 
 # %% ../nbs/24_robustness.ipynb #6b473575
-CI_ORDER = ("t", "papers", "bootstrap")
+def ci_methods()->tuple[str, ...]:
+    ("The interval methods `metrics.gap_table` knows by name (the registry `intervals.CI_METHODS`, read when called, so "
+     "a method registered later plugs in).")
+    from spbias.intervals import CI_METHODS
+    return tuple(CI_METHODS)
+
+def default_ci()->str:
+    "The interval method `spbias gaps` uses by default (`metrics.gap_table`'s), which `survives` uses unless told."
+    import inspect
+    return inspect.signature(gap_table).parameters["ci"].default
+
+CI_ORDER = ci_methods()   # the methods at import time; ci_methods() at call time sees any registered since
 
 def method_significance(preds:pd.DataFrame, top_k:int|None=None, centroid:str="mean", select=None, adjust:str="none",
-                        family:str="attribute", n_boot:int=2000, boot_seed:int=0, methods=CI_ORDER)->pd.DataFrame:
-    "Per gap: sig_<method> (+1, −1, 0) and p_<method> under each interval method, adjusted within the family."
+                        family:str="attribute", n_boot:int=2000, boot_seed:int=0, methods=None,
+                        need:str|None=None, # the method that must run (`survives` rests on it): its refusal is raised
+                        log=print # where the line about a method left out goes
+                       )->pd.DataFrame:
+    ("Per gap: sig_<method> (+1, −1, 0) and p_<method> under each interval method (default: every registered one), "
+     "adjusted within the family; a method these predictions cannot give (the bootstrap without template ids) left out.")
     out = None
-    for ci in methods:
-        t = gap_table(preds, top_k=top_k, centroid=centroid, select=select, ci=ci, adjust="none", n_boot=n_boot,
-                      boot_seed=boot_seed)
+    for ci in methods or ci_methods():
+        try: t = gap_table(preds, top_k=top_k, centroid=centroid, select=select, ci=ci, adjust="none", n_boot=n_boot,
+                           boot_seed=boot_seed)
+        except SpbiasError as e:
+            if ci == need: raise
+            log(f"left out: the {ci} interval ({e.problem})"); continue
         t["p_adjusted"] = adjust_pvalues(t, adjust, family)
         t[f"sig_{ci}"] = significance(t, adjust)
         keep = [f"sig_{ci}", f"p_{ci}"] + (["mirror_of"] if out is None else [])   # a mirror pair: one test
@@ -80,21 +99,34 @@ def method_significance(preds:pd.DataFrame, top_k:int|None=None, centroid:str="m
         out = t if out is None else out.merge(t, on=SUMMARY_KEYS, how="outer")
     return out
 
-def label_agreement(table:pd.DataFrame, # the robustness table (SUMMARY_KEYS, gap_mean)
-                    label:str, gaps:pd.DataFrame # the labelled input's per-prompt gaps
+def _agreement(a, b, label:str)->str:
+    "How the significance of a gap here (a) and in a labelled input (b) relate (+1, −1, 0 each)."
+    if a and b: return "same sign, both significant" if np.sign(a) == np.sign(b) else "flip, both significant"
+    if a: return "significant here only"
+    if b: return f"significant in {label} only"
+    return "not significant either way"   # not "no flip": that needs an equivalence test at a stated margin
+
+def label_agreement(table:pd.DataFrame, # the robustness table (SUMMARY_KEYS, gap_mean and sig_<ci>)
+                    label:str, gaps:pd.DataFrame, # the labelled input's gap table (gap_mean, significance) under ci
+                    ci:str="t" # the method both sides' significance comes from
                    )->pd.DataFrame:
-    "gap_<label> and same_sign_<label> (NaN where the labelled input lacks the gap) for each row."
-    mean = gaps.groupby(SUMMARY_KEYS, sort=False).gap.mean().rename(f"gap_{label}").reset_index()
+    ("gap_<label>, sig_<label>, agreement_<label> and flip_<label> (True only where both gaps are significant with "
+     "opposite signs; NaN where either is not significant or the labelled input lacks the gap).")
+    theirs_t = gaps[SUMMARY_KEYS + ["gap_mean", "significance"]].rename(
+        columns={"gap_mean": f"gap_{label}", "significance": f"sig_{label}"})
     combos = lambda d: set(map(tuple, d[["model", "dataset"]].drop_duplicates().to_numpy()))
-    mine, theirs = combos(table), combos(mean)
+    mine, theirs = combos(table), combos(theirs_t)
     if mine <= theirs: on = SUMMARY_KEYS
-    elif len(theirs) == 1: on, mean = ["category", "group", "metric"], mean.drop(columns=["model", "dataset"])
+    elif len(theirs) == 1: on, theirs_t = ["category", "group", "metric"], theirs_t.drop(columns=["model", "dataset"])
     else: raise SpbiasError(f"--label {label} holds {len(theirs)} models or tuning sets, not those of the main "
                             "predictions.", "give a labelled input either the same models and tuning sets as the "
                             "main one, or one model and tuning set.")
-    out = table.merge(mean, on=on, how="left")
-    same = np.sign(out[f"gap_{label}"]) == np.sign(out.gap_mean)
-    out[f"same_sign_{label}"] = same.where(out[f"gap_{label}"].notna())
+    out = table.merge(theirs_t, on=on, how="left")
+    here, there = out[f"sig_{ci}"], out[f"sig_{label}"]
+    held = there.notna() & here.notna()
+    out[f"agreement_{label}"] = [_agreement(a, b, label) if h else np.nan for a, b, h in zip(here, there, held)]
+    both = held & (here != 0) & (there != 0)
+    out[f"flip_{label}"] = (np.sign(here) != np.sign(there)).where(both)
     return out
 
 def _label_part(label:str, lp:pd.DataFrame, s, sets:set)->pd.DataFrame:
@@ -108,43 +140,64 @@ def _label_part(label:str, lp:pd.DataFrame, s, sets:set)->pd.DataFrame:
                       "give a labelled input the main predictions' sets, or one set (another template family) to agree "
                       "with each of them.")
 
+# %% ../nbs/24_robustness.ipynb #b0b5e7a1
 def robustness_table(preds:pd.DataFrame, # predictions (load_predictions)
                      labelled:dict|None=None, # {label: predictions} of other probes or template families
-                     top_k:int|None=5, centroid:str="mean", select=None, ci:str="t", adjust:str="none",
+                     top_k:int|None=5, centroid:str="mean", select=None,
+                     ci:str|None=None, # the method `survives` rests on (None: `spbias gaps`' default)
+                     adjust:str="holm", # within the family: `survives` is a claim per gap among many
                      family:str="attribute", min_agreement:float=0.8, n_boot:int=2000, boot_seed:int=0,
                      keep_degenerate:bool=False, # keep degenerate prompts in the top k (the papers' selection)
-                     share:float=DEGENERATE_SHARE # the one-class share that makes a prompt degenerate
+                     share:float=DEGENERATE_SHARE, # the one-class share that makes a prompt degenerate
+                     log=None # where the lines about template ids and methods left out go (default: warnings.warn)
                     )->pd.DataFrame:
     ("Per gap: sign agreement, spreads, significance per method, agreement with other inputs, rank stability, survives;"
      " per template set where the predictions have `set` (a first column), as `spbias gaps` does.")
-    if ci not in CI_ORDER: raise SpbiasError(f"ci {ci!r} is unknown.", f"use one of: {', '.join(CI_ORDER)}.")
+    import warnings
+    log = log or warnings.warn
+    ci = ci_method(ci or default_ci())
+    if ci not in ci_methods(): raise SpbiasError(f"ci {ci!r} is unknown.", f"use one of: {', '.join(ci_methods())}.")
+    preds, line = attach_template_ids(preds)
+    if line: log(line)
+    labelled = dict(labelled or {})
+    for k in labelled:
+        labelled[k], line = attach_template_ids(labelled[k], what=f"--label {k}")
+        if line: log(line)
     sets, parts = set(preds["set"]) if "set" in preds else set(), []
     for s, p in (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)]):
-        lab = {k: _label_part(k, v, s, sets) for k, v in (labelled or {}).items()}
+        lab = {k: _label_part(k, v, s, sets) for k, v in labelled.items()}
         t = _robustness_set(p, {k: v for k, v in lab.items() if len(v)}, top_k, centroid, select, ci, adjust, family,
-                            min_agreement, n_boot, boot_seed, dict(keep_degenerate=keep_degenerate, share=share))
+                            min_agreement, n_boot, boot_seed, dict(keep_degenerate=keep_degenerate, share=share), log)
         parts.append(t if s is None else t.assign(set=s)[["set"] + list(t.columns)])
     return pd.concat(parts, ignore_index=True)
 
+def _has_ids(p): return "template_id" in p and not p.template_id.isna().any()
+
 def _robustness_set(preds, labelled, top_k, centroid, select, ci, adjust, family, min_agreement, n_boot, boot_seed,
-                    degenerate):
+                    degenerate, log):
     top = keep_selected(top_runs(preds, top_k, **degenerate), select)
     gaps = run_gaps(group_metrics(top), centroid)
     t = sign_agreement(gaps)
     t["se_prompts"] = t.sd_prompts / np.sqrt(t.sign_n)   # standard error over prompts; sd_templates: over templates
-    t = t.merge(template_sd(top, n_boot, boot_seed, centroid), on=SUMMARY_KEYS, how="left")
-    t = t.merge(method_significance(top, None, centroid, None, adjust, family, n_boot, boot_seed),
+    if _has_ids(top): t = t.merge(template_sd(top, n_boot, boot_seed, centroid), on=SUMMARY_KEYS, how="left")
+    else:
+        log("left out: sd_templates (it needs a template id on every row)"); t = t.assign(n_templates=np.nan, sd_templates=np.nan)
+    t = t.merge(method_significance(top, None, centroid, None, adjust, family, n_boot, boot_seed, need=ci, log=log),
                 on=SUMMARY_KEYS, how="left")
-    checked = pd.Series(0, index=t.index); agree = pd.Series(True, index=t.index)
+    checked = pd.Series(0, index=t.index); flips = pd.Series(False, index=t.index)
     for label, lp in (labelled or {}).items():
-        lg = run_gaps(group_metrics(keep_selected(top_runs(lp, top_k, **degenerate), select)), centroid)
-        t = label_agreement(t, label, lg)
-        s = t[f"same_sign_{label}"]
-        checked += s.notna().astype(int); agree &= s.fillna(True).astype(bool)
+        lt = keep_selected(top_runs(lp, top_k, **degenerate), select)
+        try: lg = gap_table(lt, top_k=None, centroid=centroid, ci=ci, adjust=adjust, family=family, n_boot=n_boot,
+                            boot_seed=boot_seed)
+        except SpbiasError as e:   # e.g. the bootstrap on a labelled input without template ids
+            log(f"--label {label}: not tested under {ci} ({e.problem})")
+            lg = gap_table(lt, top_k=None, centroid=centroid).assign(significance=np.nan)
+        t = label_agreement(t, label, lg, ci)
+        checked += t[f"sig_{label}"].notna().astype(int); flips |= t[f"flip_{label}"].fillna(False).astype(bool)
     t["labels_checked"] = checked
     t = t.merge(rank_stability(gaps), on=RANK_KEYS, how="left")
     t["adjust"], t["family"], t["survival_ci"], t["min_agreement"] = adjust, family, ci, min_agreement
-    t["survives"] = (t[f"sig_{ci}"] != 0) & (t.sign_k >= np.ceil(min_agreement * t.sign_n - 1e-9)) & agree
+    t["survives"] = (t[f"sig_{ci}"] != 0) & (t.sign_k >= np.ceil(min_agreement * t.sign_n - 1e-9)) & ~flips
     return t
 
 # %% ../nbs/24_robustness.ipynb #95d953e4
@@ -162,11 +215,12 @@ def robustness_note(t:pd.DataFrame)->str:
     adj = t.adjust.iloc[0]
     rule = ("its 95% CI excludes 0" if adj == "none" else
             f"its {dict(holm='Holm', bh='BH').get(adj, adj)}-adjusted p < 0.05 (family: {t.family.iloc[0]})")
-    labels = [c[len("same_sign_"):] for c in t.columns if c.startswith("same_sign_")]
+    labels = [c[len("flip_"):] for c in t.columns if c.startswith("flip_")]
     return (f"survives: significant under {t.survival_ci.iloc[0]} ({rule}), "
             f"at least {t.min_agreement.iloc[0]:g} of its "
             f"n = {int(n.min())}{'' if n.min() == n.max() else f'–{int(n.max())}'} prompts share its sign"
-            + (f", and the same sign in {', '.join(labels)}" if labels else ""))
+            + (f", and no flip in {', '.join(labels)} (a flip: both gaps significant under the same method, opposite "
+               "signs)" if labels else ""))
 
 def survival_heatmap(t:pd.DataFrame, # robustness table
                      metrics=METRICS):
@@ -233,9 +287,11 @@ def main(argv:list[str]|None=None)->int:
                     help="NAME=PATH: another probe kind or template family to agree with (repeatable; "
                          "PATH: files, folders or patterns joined by commas)")
     add_prompt_choice_arguments(ap)
-    ap.add_argument("--ci", choices=list(CI_ORDER), default="t", help="the interval method `survives` uses")
-    ap.add_argument("--adjust", choices=list(ADJUST), default="none",
-                    help="adjust p-values within each --family (every method)")
+    ap.add_argument("--ci", choices=list(ci_methods()), default=default_ci(),
+                    help="the interval method `survives` rests on, and the labelled inputs' significance (default: "
+                    "spbias gaps' own)")
+    ap.add_argument("--adjust", choices=list(ADJUST), default="holm",
+                    help="adjust p-values within each --family (every method); survives needs the adjusted p < 0.05")
     ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
                     help="tests adjusted together (metrics.FAMILIES)")
     ap.add_argument("--min-agreement", type=share, default=0.8,
@@ -254,8 +310,9 @@ def main(argv:list[str]|None=None)->int:
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions)
     labelled = {k: load_predictions(v) for k, v in labels.items()}
+    say = lambda line: print(f"spbias robustness: {line}", file=sys.stderr)
     t = robustness_table(preds, labelled, a.top_k, a.centroid, a.select, a.ci, a.adjust, a.family, a.min_agreement,
-                         a.n_boot, a.boot_seed, a.keep_degenerate, a.degenerate_share)
+                         a.n_boot, a.boot_seed, a.keep_degenerate, a.degenerate_share, log=say)
     from spbias.figures import save_figure
     fig = survival_heatmap(t) if a.figure else None
     write_outputs([(a.out, lambda p: save_table(t, p)),   # a full disk: one line, the old outputs back
@@ -263,5 +320,9 @@ def main(argv:list[str]|None=None)->int:
     once = t.mirror_of.fillna("").astype(str) == ""   # a two-group attribute's mirror-image rows: one test
     print(f"wrote {len(t)} gaps to {a.out}: {int((t.survives & once).sum())} survive ({robustness_note(t)}; a "
           "two-group attribute's mirror-image gaps counted once)")
-    for ci in CI_ORDER: print(f"  significant under {ci}: {int(((t[f'sig_{ci}'] != 0) & once).sum())}")
+    for ci in [c[4:] for c in t.columns if c.startswith("sig_") and c[4:] in ci_methods()]:
+        print(f"  significant under {ci}: {int(((t[f'sig_{ci}'] != 0) & once).sum())}")
+    for label in [c[len("flip_"):] for c in t.columns if c.startswith("flip_")]:
+        agree = t[f"agreement_{label}"][once].value_counts()
+        print(f"  {label}: " + ", ".join(f"{n} {k}" for k, n in agree.items()))
     return 0

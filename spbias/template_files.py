@@ -13,7 +13,8 @@ from .templates import (PLACEHOLDER, BIAS_COLUMNS, UNMARKED, _put, _read_csv, pa
 
 # %% auto #0
 __all__ = ['BRACES', 'SLOT_NAME', 'UNSTATED_NORMS', 'UNSTATED_NORMS_TERMS', 'UNSTATED_NORMS_CATEGORY', 'BUILT_IN_SETS',
-           'read_terms', 'fill_template_file', 'unstated_norms_set', 'main']
+           'MATCH_KEYS', 'read_terms', 'fill_template_file', 'unstated_norms_set', 'main', 'built_in_sentences',
+           'attach_template_ids']
 
 # %% ../nbs/20a_template_files.ipynb #f4178f52
 BRACES = re.compile(r"\{[^{}]*\}")  # anything in braces: a slot, well formed or not
@@ -259,3 +260,42 @@ def main(argv:list[str]|None=None)->int:
               f"the sentence){': ' + _list(skipped) if skipped else ''}")
     return 0
 
+
+# %% ../nbs/20a_template_files.ipynb #41d1a7e5
+import functools
+MATCH_KEYS = ["category", "group", "text"]
+
+@functools.cache
+def built_in_sentences(which:str # a built-in set: "czarnowska", "ours", "ns-prompts" or "regard"
+                      )->pd.DataFrame:
+    "The set's sentences (category, group, text, template_id), the unmarked control included; empty where its data is absent."
+    from spbias.templates import bias_source, generate
+    try:
+        if which in ("czarnowska", "ours"):
+            src, layout, attrs = bias_source(which); df = generate(src, attrs, layout, unmarked=True)
+        else: df = unstated_norms_set(which, unmarked=True)[0]
+    except SpbiasError: return pd.DataFrame(columns=MATCH_KEYS + ["template_id"])   # its files are not on this machine
+    return df[MATCH_KEYS + ["template_id"]].astype(str).drop_duplicates(MATCH_KEYS)
+
+def _lacks_ids(preds:pd.DataFrame)->bool:
+    return "template_id" not in preds or (preds.template_id.isna() | preds.template_id.astype(str).str.strip().eq("")).any()
+
+def attach_template_ids(preds:pd.DataFrame, # predictions (load_predictions)
+                        sets=tuple(BUILT_IN_SETS), # built-in sets to match against
+                        what:str="the predictions" # how the line names them
+                       )->tuple[pd.DataFrame, str|None]:
+    ("Predictions with template ids from the built-in set that matches every row word for word (else as they were), "
+     "and one line saying how many rows matched; None where they had ids.")
+    if not _lacks_ids(preds): return preds, None
+    keys = preds[MATCH_KEYS].astype(str)
+    best, hits = None, -1
+    for s in sets:
+        ids = keys.merge(built_in_sentences(s), on=MATCH_KEYS, how="left").template_id
+        if (n := int(ids.notna().sum())) > hits: best, hits, best_ids = s, n, ids
+    if hits == len(preds):
+        return preds.assign(template_id=best_ids.to_numpy()), (
+            f"{what}: no template ids; all {len(preds)} rows are sentences of the built-in {best} set, word for word: "
+            "its template ids attached")
+    near = f" (at most {hits} of them match one set, {best})" if hits > 0 else ""
+    return preds, (f"{what}: no template ids, and {len(preds)} rows are not all sentences of a built-in set "
+                   f"({', '.join(sets)}){near}")
