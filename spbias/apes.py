@@ -123,8 +123,10 @@ def generate_apes(templates:Path, # templates CSV
                          **{f"slot_{i+1}": v for i, v in enumerate(names)}, **{f"class_{i+1}": c for i, c in enumerate(classes)}})
     none = [t for t in tpls if not any(r["template_id"] == t["id"] for r in rows)]
     if none:   # said, not silent: an empty domain file (APES ships one by design) or constraints no combination meets
-        why = lambda t: (f"domain file {', '.join(p for p, d in zip(t['params'], t['domains']) if not d)} holds no entries"
-                         if not all(t["domains"]) else "no combination meets its constraints")
+        def why(t):
+            empty = [p for p, d in zip(t["params"], t["domains"]) if not d]
+            return (f"domain file {', '.join(empty)} holds no entries" if empty
+                    else "no combination meets its constraints")
         warnings.warn(f"{templates}: {len(none)} template(s) give no statement: "
                       + "; ".join(f"{t['id']} ({why(t)})" for t in none[:5]) + (" ..." if len(none) > 5 else "") + ".")
     cols = ["template_id", "statement", "prompt", "label", "negated", "pair_id"] + [f"{k}_{i}" for k in ("slot", "class") for i in range(1, n + 1)]

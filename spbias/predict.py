@@ -6,10 +6,11 @@
 from __future__ import annotations
 import argparse, functools, hashlib, json, math, sys, warnings
 from pathlib import Path
+from typing import Annotated
 import numpy as np, pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from .core import SpbiasError, atomic_write_text, save_table, TABLE_FORMATS
-from .schemas import check_model
+from .schemas import check_model as check_declared  # check_model: this module's (the model's fingerprint)
 from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
 from .models import parse_mesh, shard_seeds, mesh_note
@@ -217,8 +218,8 @@ def embeddings_sha256(emb:np.ndarray)->str:
 _ADAPTER_FIX = "export the adapter again (spbias export), or save it again with peft's save_pretrained."
 
 class _Open(BaseModel): model_config = ConfigDict(extra="allow")
-class _Share(_Open): validation_accuracy:float|None=Field(None, ge=0, le=1); test_accuracy:float|None=Field(None, ge=0, le=1)
-class _Results(_Share): usable:bool=True
+_Acc = Annotated[float, Field(ge=0, le=1)]
+class _Results(_Open): validation_accuracy:_Acc|None=None; test_accuracy:_Acc|None=None; usable:bool=True
 class _Base(_Open): spec:str
 class _Tuning(_Open): dataset:str
 class _Prompt(_Open): embeddings_sha256:str|None=None
@@ -261,7 +262,7 @@ def read_adapter(folder:str|Path, # a PEFT adapter folder: adapter_config.json a
                           "pass a folder written by `spbias export` or by peft's save_pretrained.")
     from spbias.run import _json_file
     cfg = _json_file(folder/PEFT_CONFIG, flag, _ADAPTER_FIX)
-    check_model(cfg, AdapterConfig, f"{flag}: {folder/PEFT_CONFIG}", {"": _ADAPTER_FIX})
+    check_declared(cfg, AdapterConfig, f"{flag}: {folder/PEFT_CONFIG}", {"": _ADAPTER_FIX})
     kind, task = cfg.get("peft_type"), cfg.get("task_type")
     if kind != "PROMPT_TUNING":
         raise SpbiasError(f"{folder} is a {kind} adapter, not a prompt-tuning one: spbias scores soft prompts placed "
@@ -288,8 +289,9 @@ def read_adapter(folder:str|Path, # a PEFT adapter folder: adapter_config.json a
                           "finite, or pass another adapter.")
     meta = _json_file(folder/SPBIAS_META, flag, _ADAPTER_FIX) if (folder/SPBIAS_META).is_file() else None
     if meta is not None:
-        check_model(meta, SpbiasMeta, f"{flag}: {folder/SPBIAS_META}", {"": "export the adapter again (spbias export), "
-                    "or delete its spbias.json to score it as another tool's adapter."})
+        check_declared(meta, SpbiasMeta, f"{flag}: {folder/SPBIAS_META}",
+                       {"": "export the adapter again (spbias export), or delete its spbias.json to score it as "
+                            "another tool's adapter."})
     if meta is not None and meta.get("prompt", {}).get("embeddings_sha256") not in (None, embeddings_sha256(emb)):
         warnings.warn(f"{folder}'s prompt differs from the one its {SPBIAS_META} describes: its facts (seed, "
                       "accuracies) are not this prompt's; scoring it as a foreign adapter.")

@@ -78,8 +78,8 @@ def _argmax_agrees(df):
 
 def _argmax_says(df, i):
     sc = df.loc[i, _SCORES].astype(float)
-    return (f"y_pred is {df.y_pred[i]}, but the largest of its scores is {sc.idxmax()} ({sc.max():g}); an answer is the "
-            "argmax of the three scores")
+    return (f"y_pred is {df.y_pred[i]}, but the largest of its scores is {sc.idxmax()} ({sc.max():g}); an answer "
+            "is the argmax of the three scores")
 
 def _optional(*checks): return pa.Column(None, list(checks), nullable=True, required=False)
 
@@ -95,14 +95,15 @@ PREDICTIONS = pa.DataFrameSchema(
         for c in ("validation_accuracy", "test_accuracy")},
      **{c: _optional(numbers(lambda v: finite(v) & (v >= 0), "not a number ≥ 0", "write the validation loss, "
                              "macro-F1s and answer counts as numbers, or leave them empty.")) for c in QUALITY_COLUMNS},
-     **{c: _optional(numbers(lambda v: v.notna(), "not a number",
-                             "write the label scores as numbers (logits), or drop the score columns.")) for c in _SCORES}},
+     **{c: _optional(numbers(lambda v: v.notna(), "not a number", "write the label scores as numbers (logits), "
+                             "or drop the score columns.")) for c in _SCORES}},
     checks=[one_spelling("group", ["category"]),
             rule(_seeds_mixed, lambda df, i: f"seed is empty, and other rows of prompt {df.run_id[i]} have one",
                  "give every row of a tuned prompt its seed (spbias predict writes it)."),
-            rule(lambda df: _unfinite(df).eq("").all(axis=1), lambda df, i: f"{(c := _unfinite(df).loc[i].max())} is "
-                 f"{df[c][i]}, not a finite number", "score the prompt again; a NaN or infinite score comes from a broken "
-                 "prompt (check its prompt.npz), and its answers mean nothing."),
+            rule(lambda df: _unfinite(df).eq("").all(axis=1),
+                 lambda df, i: f"{(c := _unfinite(df).loc[i].max())} is {df[c][i]}, not a finite number",
+                 "score the prompt again; a NaN or infinite score comes from a broken prompt (check its prompt.npz), "
+                 "and its answers mean nothing."),
             rule(_argmax_agrees, _argmax_says, "write y_pred as the argmax of the three scores (spbias predict does), "
                  "or drop the score columns.")],
     metadata={"header": f"write a header with {' '.join(BASE_COLUMNS)}."})
@@ -155,8 +156,9 @@ def _no_copies(df:pd.DataFrame, path:Path):
         i = int(np.argmax(dup.to_numpy()))
         h = pd.util.hash_pandas_object(df, index=False).to_numpy(); j = int(np.argmax(h == h[i]))
         raise SpbiasError(f"{path}, data row {i + 1} repeats data row {j + 1}, and {share.max():.0%} of prompt "
-                          f"{df.run_id[i]}'s rows are such exact repeats (the file pasted twice?); each would be counted "
-                          "twice.", "pass each prediction once (spbias predict writes each sentence of the set once).")
+                          f"{df.run_id[i]}'s rows are such exact repeats (the file pasted twice?); each would be "
+                          "counted twice.",
+                          "pass each prediction once (spbias predict writes each sentence of the set once).")
 
 def _one_validation_accuracy(df:pd.DataFrame, path:Path):
     "Refuse a prompt whose rows give several validation accuracies (the top-k choice reads one)."

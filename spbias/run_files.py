@@ -35,7 +35,8 @@ class ScoringConfig(RunConfig):
     def _scored(self):
         if not (isinstance(self.run.model, str) and isinstance(self.run.dataset, str)):
             raise ValueError("the run's model and dataset must be named (run.model, run.dataset)")
-        if len(set(self.label_token_ids)) < 3: raise ValueError(f"label_token_ids {self.label_token_ids} repeat a token")
+        ids = self.label_token_ids
+        if len(set(ids)) < 3: raise ValueError(f"label_token_ids {ids} repeat a token")
         vocab = (self.arch or {}).get("vocab_size")
         if isinstance(vocab, int) and max(self.label_token_ids) >= vocab:
             raise ValueError(f"label_token_ids {self.label_token_ids} name a token past the model's {vocab}")

@@ -86,7 +86,8 @@ class SweepFile(BaseModel):
         return {k: _as_list(x) for k, x in v.items()} if isinstance(v, dict) else _as_list(v)
 
 _SWEEP_FIXES = {"": f"use only the keys {', '.join(SweepFile.model_fields)}; per-run settings go under params:.",
-                "lr": "write e.g. lr: [1.0e-2, 1.0e-3], or one list per dataset: lr: {sst5: [1.0e-2], semeval: [1.0e-3]}.",
+                "lr": "write e.g. lr: [1.0e-2, 1.0e-3], or one list per dataset: lr: {sst5: [1.0e-2], semeval: "
+                      "[1.0e-3]}.",
                 "n_tokens": "fix n_tokens: in the sweep file, e.g. n_tokens: [8, 16].",
                 "seeds": "write seeds as integers and inclusive ranges, e.g. seeds: 1001-1015 or seeds: [1001, 1002].",
                 "seeds_per_run": "fix seeds_per_run: in the sweep file, e.g. seeds_per_run: 15.",

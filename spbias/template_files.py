@@ -32,19 +32,22 @@ def _two_groups(df):
 LEXICON = pa.DataFrameSchema(
     {"category": pa.Column(None, stripped(), metadata={"empty": "fill the category column, or pass --category (e.g. "
                                                                  "grouped_race)."}),
-     "group": pa.Column(None, [stripped(), rule(lambda s: s.ne(UNMARKED), "the name of the unmarked control's group", "rename the group.")],
+     "group": pa.Column(None, [stripped(), rule(lambda s: s.ne(UNMARKED), "the name of the unmarked control's group",
+                                                "rename the group.")],
                         metadata={"empty": "give every term its group."}),
      "term": pa.Column(None, stripped(), metadata={"empty": "delete the row or write its term."}),
      "slot": pa.Column(None, rule(lambda s: s.str.fullmatch(SLOT_NAME.pattern), "not a slot name",
-                                  "write slot names as in the templates, without braces: letters and underscores (e.g. "
-                                  "identity_adj)."), metadata={"empty": "name the slot the term fills (e.g. identity_adj)."})},
+                                  "write slot names as in the templates, without braces: letters and underscores "
+                                  "(e.g. identity_adj)."),
+                       metadata={"empty": "name the slot the term fills (e.g. identity_adj)."})},
     checks=[one_spelling("group", ["category"]),
             rule(_one_group_each, lambda df, i: f"the term {df.term[i]!r} is in group {df.group[i]}, and in group "
                  f"{df.group[(df.category == df.category[i]) & (df.term == df.term[i])].iloc[0]} (<row> "
                  f"{int(np.argmax((df.category == df.category[i]) & (df.term == df.term[i]))) + 1})",
                  "give each term one group (its sentences would count for both)."),
-            rule(_two_groups, lambda df, i: f"category {df.category[i]} has one group ({df.group[i]}), and a gap compares "
-                 "groups", "add the terms of at least one more group (or fill the template file from a fuller lexicon).")],
+            rule(_two_groups,
+                 lambda df, i: f"category {df.category[i]} has one group ({df.group[i]}), and a gap compares groups",
+                 "add the terms of at least one more group (or fill the template file from a fuller lexicon).")],
     unique=["category", "group", "term", "slot"],   # one term may fill two slots; the same (term, slot) twice may not
     metadata={"header": "give it a header row group,term (and slot, category).",
               "unique": "delete the repeated row: a term listed twice would give each of its sentences twice."})

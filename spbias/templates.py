@@ -310,7 +310,8 @@ BIAS_SET = pa.DataFrameSchema(
      "group": pa.Column(None, stripped(), metadata={"empty": _KEY_FIX}),
      "text": pa.Column(None, metadata={"empty": "drop the row or fill in its text."})},
     checks=[one_spelling("group", ["category"])],
-    metadata={"header": "give label, category, group, text (and optionally template_id), as `spbias templates` writes."})
+    metadata={"header": "give label, category, group, text (and optionally template_id), as `spbias templates` "
+                        "writes."})
 
 def check_bias_set(path:str|Path, flag:str="--testset"):
     "Read a bias set (see `templates.load_bias_set`) after checking its lines and then its rows through `BIAS_SET`."
