@@ -124,7 +124,7 @@ def generate_apes(templates:Path, # templates CSV
     none = [t for t in tpls if not any(r["template_id"] == t["id"] for r in rows)]
     if none:   # said, not silent: an empty domain file (APES ships one by design) or constraints no combination meets
         def why(t):
-            empty = [p for p, d in zip(t["params"], t["domains"]) if not d]
+            empty = list(dict.fromkeys(p for p, d in zip(t["params"], t["domains"]) if not d))
             return (f"domain file {', '.join(empty)} holds no entries" if empty
                     else "no combination meets its constraints")
         warnings.warn(f"{templates}: {len(none)} template(s) give no statement: "
