@@ -4,7 +4,7 @@
 
 # %% ../nbs/21_apes.ipynb #83432ce3
 from __future__ import annotations
-import argparse, csv, importlib, itertools, re, sys
+import argparse, csv, importlib, itertools, re, sys, warnings
 from pathlib import Path
 import pandas as pd
 from .core import SpbiasError, atomic_write_text, save_table
@@ -121,6 +121,14 @@ def generate_apes(templates:Path, # templates CSV
             rows.append({"template_id": t["id"], "statement": stmt, "prompt": stmt + question, "label": t["label"],
                          "negated": bool(t["negation_of"]), "pair_id": f"{t['negation_of'] or t['id']}:{'|'.join(names)}",
                          **{f"slot_{i+1}": v for i, v in enumerate(names)}, **{f"class_{i+1}": c for i, c in enumerate(classes)}})
+    none = [t for t in tpls if not any(r["template_id"] == t["id"] for r in rows)]
+    if none:   # said, not silent: an empty domain file (APES ships one by design) or constraints no combination meets
+        def why(t):
+            empty = list(dict.fromkeys(p for p, d in zip(t["params"], t["domains"]) if not d))
+            return (f"domain file {', '.join(empty)} holds no entries" if empty
+                    else "no combination meets its constraints")
+        warnings.warn(f"{templates}: {len(none)} template(s) give no statement: "
+                      + "; ".join(f"{t['id']} ({why(t)})" for t in none[:5]) + (" ..." if len(none) > 5 else "") + ".")
     cols = ["template_id", "statement", "prompt", "label", "negated", "pair_id"] + [f"{k}_{i}" for k in ("slot", "class") for i in range(1, n + 1)]
     return pd.DataFrame(rows, columns=cols)
 

@@ -6,8 +6,11 @@
 from __future__ import annotations
 import argparse, functools, hashlib, json, math, sys, warnings
 from pathlib import Path
+from typing import Annotated
 import numpy as np, pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from .core import SpbiasError, atomic_write_text, save_table, TABLE_FORMATS
+from .schemas import check_model as check_declared  # check_model: this module's (the model's fingerprint)
 from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
 from .models import parse_mesh, shard_seeds, mesh_note
@@ -22,8 +25,8 @@ from .predictions import DEGENERATE_SHARE, choose_prompts, summary_quality, qual
 # %% auto #0
 __all__ = ['PEFT_CONFIG', 'PEFT_WEIGHTS', 'PEFT_KEY', 'SPBIAS_META', 'usable', 'top_seeds', 'check_model', 'predictions_frame',
            'check_label_tokens', 'predict_run', 'read_testset', 'tuning_split_table', 'write_predictions',
-           'embeddings_sha256', 'read_adapter', 'prompt_identity', 'adapter_base', 'precheck_width',
-           'check_adapter_model', 'predict_prompts', 'accuracy_table', 'main']
+           'embeddings_sha256', 'SpbiasMeta', 'AdapterConfig', 'read_adapter', 'prompt_identity', 'adapter_base',
+           'precheck_width', 'check_adapter_model', 'predict_prompts', 'accuracy_table', 'main']
 
 # %% ../nbs/13_predict.ipynb #6a336425
 def usable(summary:dict)->bool:
@@ -212,6 +215,22 @@ def embeddings_sha256(emb:np.ndarray)->str:
 
 _ADAPTER_FIX = "export the adapter again (spbias export), or save it again with peft's save_pretrained."
 
+class _Open(BaseModel): model_config = ConfigDict(extra="allow")
+_Acc = Annotated[float, Field(ge=0, le=1)]
+class _Results(_Open): validation_accuracy:_Acc|None=None; test_accuracy:_Acc|None=None; usable:bool=True
+class _Base(_Open): spec:str
+class _Tuning(_Open): dataset:str
+class _Prompt(_Open): embeddings_sha256:str|None=None
+
+class SpbiasMeta(_Open):
+    "An adapter's spbias.json (`export.prompt_meta` writes it): the fields a reader uses."
+    base_model:_Base; run_id:str; tuning:_Tuning; seed:StrictInt; results:_Results; prompt:_Prompt=_Prompt()
+
+class AdapterConfig(_Open):
+    "An adapter's adapter_config.json (peft writes it): the fields a reader uses."
+    peft_type:str|None=None; task_type:str|None=None; num_transformer_submodules:StrictInt|None=None
+    num_virtual_tokens:StrictInt|None=Field(None, gt=0); token_dim:StrictInt|None=Field(None, gt=0)
+
 def _adapter_weights(folder:Path)->dict:
     "The tensors of an adapter's weights file (safetensors, or PEFT's older adapter_model.bin through torch)."
     if (folder/PEFT_WEIGHTS).is_file():
@@ -241,6 +260,7 @@ def read_adapter(folder:str|Path, # a PEFT adapter folder: adapter_config.json a
                           "pass a folder written by `spbias export` or by peft's save_pretrained.")
     from spbias.run import _json_file
     cfg = _json_file(folder/PEFT_CONFIG, flag, _ADAPTER_FIX)
+    check_declared(cfg, AdapterConfig, f"{flag}: {folder/PEFT_CONFIG}", {"": _ADAPTER_FIX})
     kind, task = cfg.get("peft_type"), cfg.get("task_type")
     if kind != "PROMPT_TUNING":
         raise SpbiasError(f"{folder} is a {kind} adapter, not a prompt-tuning one: spbias scores soft prompts placed "
@@ -266,6 +286,10 @@ def read_adapter(folder:str|Path, # a PEFT adapter folder: adapter_config.json a
                           "non-finite value(s) (NaN or inf).", "export the prompt again from a run whose prompt is "
                           "finite, or pass another adapter.")
     meta = _json_file(folder/SPBIAS_META, flag, _ADAPTER_FIX) if (folder/SPBIAS_META).is_file() else None
+    if meta is not None:
+        check_declared(meta, SpbiasMeta, f"{flag}: {folder/SPBIAS_META}",
+                       {"": "export the adapter again (spbias export), or delete its spbias.json to score it as "
+                            "another tool's adapter."})
     if meta is not None and meta.get("prompt", {}).get("embeddings_sha256") not in (None, embeddings_sha256(emb)):
         warnings.warn(f"{folder}'s prompt differs from the one its {SPBIAS_META} describes: its facts (seed, "
                       "accuracies) are not this prompt's; scoring it as a foreign adapter.")

@@ -6,15 +6,17 @@
 from __future__ import annotations
 import csv, glob, gzip, json, warnings, zlib
 from pathlib import Path
-import numpy as np, pandas as pd
+import numpy as np, pandas as pd, pandera.pandas as pa
 from .core import SpbiasError, load_table
 from .checks import check_utf8, load_table_or_fail
 from .data import LABEL_NAMES
 from .harness import log_kind, read_log
+from .schemas import check_table, check_text, finite, numeric_view, integer, numbers, one_spelling, rule, stripped
+
 
 # %% auto #0
 __all__ = ['BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS', 'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS',
-           'METRICS', 'KEYS', 'PAPERS_SELECTION', 'SELECT_HOW', 'DISTRIBUTION_COLUMNS', 'expand_inputs',
+           'METRICS', 'KEYS', 'PREDICTIONS', 'PAPERS_SELECTION', 'SELECT_HOW', 'DISTRIBUTION_COLUMNS', 'expand_inputs',
            'load_predictions', 'confusion', 'rates', 'group_metrics', 'read_selection', 'select_groups', 'run_gaps',
            'top_runs', 'class_quality', 'majority_share', 'quality_columns', 'summary_quality', 'prompt_quality',
            'degenerate', 'choose_prompts', 'add_prompt_choice_arguments']
@@ -48,6 +50,66 @@ def _parse(path:Path, text:dict)->pd.DataFrame:
                            dtype=text, na_values={c: ["", "nan", "NaN", "NA"] for c in OPTIONAL_COLUMNS})
     return df
 
+_EVERY = ("every row needs its category, group, model, run_id and dataset (an empty one would count as a group or a "
+          "prompt of its own).")
+_SCORES = ["score_negative", "score_neutral", "score_positive"]
+
+def _label_rule(): return numbers(lambda v: v.isin([0, 1, 2]), "not 0, 1 or 2",
+                                  "use labels 0 (negative), 1 (neutral), 2 (positive).")
+
+def _seeds_mixed(df):
+    "False on a row without a seed whose prompt has rows with one."
+    if "seed" not in df: return pd.Series(True, index=df.index)
+    return df["seed"].notna() | ~df["seed"].notna().groupby(df["run_id"]).transform("any")
+
+def _unfinite(df)->pd.DataFrame:
+    "Per score column, its name where a cell is NaN or infinite beside finite ones (a broken prompt), else ''."
+    out = pd.DataFrame("", index=df.index, columns=[c for c in _SCORES if c in df])
+    for c in out:
+        v = pd.to_numeric(df[c], errors="coerce")
+        if v.notna().any(): out[c] = out[c].where(finite(v) | (df[c].notna() & v.isna()), c)  # text: "not a number"
+    return out
+
+def _argmax_agrees(df):
+    "True on a row unless y_pred is not (one of) the largest of its three scores."
+    if not set(_SCORES) <= set(df): return pd.Series(True, index=df.index)
+    sc, y = df[_SCORES].apply(pd.to_numeric, errors="coerce").to_numpy(float), pd.to_numeric(df.y_pred, errors="coerce")
+    ok = ~np.isfinite(sc).all(1) | ~y.isin([0, 1, 2]).to_numpy()    # the cell rules name those
+    pick = sc[np.arange(len(sc)), np.where(ok, 0, y.fillna(0)).astype(int)]
+    return pd.Series(ok | (pick >= sc.max(1)), index=df.index)
+
+def _argmax_says(df, i):
+    sc = df.loc[i, _SCORES].astype(float)
+    return (f"y_pred is {df.y_pred[i]}, but the largest of its scores is {sc.idxmax()} ({sc.max():g}); an answer "
+            "is the argmax of the three scores")
+
+def _optional(*checks): return pa.Column(None, list(checks), nullable=True, required=False)
+
+PREDICTIONS = pa.DataFrameSchema(
+    {"y_true": pa.Column(None, _label_rule()), "y_pred": pa.Column(None, _label_rule()),
+     **{c: pa.Column(None, [stripped()] if c in ("category", "group") else [], metadata={"empty": _EVERY})
+        for c in ("category", "group", "model", "run_id", "dataset")},
+     "text": pa.Column(None, nullable=True),
+     "seed": _optional(numbers(integer, "not an integer", "give each tuned prompt's seed as an integer (or leave the "
+                               "column empty for a prompt without seeds).")),
+     **{c: _optional(numbers(lambda v: v.between(0, 1), "not a number in [0, 1]",
+                             "write accuracies as fractions in [0, 1], or leave them empty."))
+        for c in ("validation_accuracy", "test_accuracy")},
+     **{c: _optional(numbers(lambda v: finite(v) & (v >= 0), "not a number ≥ 0", "write the validation loss, "
+                             "macro-F1s and answer counts as numbers, or leave them empty.")) for c in QUALITY_COLUMNS},
+     **{c: _optional(numbers(lambda v: v.notna(), "not a number", "write the label scores as numbers (logits), "
+                             "or drop the score columns.")) for c in _SCORES}},
+    checks=[one_spelling("group", ["category"]),
+            rule(_seeds_mixed, lambda df, i: f"seed is empty, and other rows of prompt {df.run_id[i]} have one",
+                 "give every row of a tuned prompt its seed (spbias predict writes it)."),
+            rule(lambda df: _unfinite(df).eq("").all(axis=1),
+                 lambda df, i: f"{(c := _unfinite(df).loc[i].max())} is {df[c][i]}, not a finite number",
+                 "score the prompt again; a NaN or infinite score comes from a broken prompt (check its prompt.npz), "
+                 "and its answers mean nothing."),
+            rule(_argmax_agrees, _argmax_says, "write y_pred as the argmax of the three scores (spbias predict does), "
+                 "or drop the score columns.")],
+    metadata={"header": f"write a header with {' '.join(BASE_COLUMNS)}."})
+
 def _read_one(path:Path)->pd.DataFrame:
     path = Path(path)
     if not path.is_file():
@@ -57,30 +119,29 @@ def _read_one(path:Path)->pd.DataFrame:
     text = {c: str for c in BASE_COLUMNS + ["template_id"] + OPTIONAL_COLUMNS}
     if path.stat().st_size == 0:
         raise SpbiasError(f"predictions file {path} is empty.", "pass a file `spbias predict` wrote (was it cut?).")
-    try: df = _parse(path, text) if log_kind(path) is None else read_log(path)   # a harness log: spbias.harness
-    except UnicodeDecodeError:   # Latin-1 text, say: the error names the line, the byte and the fix
-        data = path.read_bytes()
-        check_utf8(gzip.decompress(data) if path.suffix.lower() == ".gz" else data, path, "predictions file"); raise
+    try:
+        if log_kind(path) is not None: df = read_log(path)   # a harness log: spbias.harness
+        else:
+            if path.suffix.lower() != ".parquet":   # its lines first: the encoding, line endings, fields per line
+                data = gzip.decompress(path.read_bytes()) if path.suffix.lower() == ".gz" else path.read_bytes()
+                check_utf8(data, path, "predictions file")
+                check_text(data.decode("utf-8-sig"), str(path), "," if path.suffix.lower() == ".csv" else "\t")
+            df = _parse(path, text)
     except (EOFError, gzip.BadGzipFile, zlib.error) as e:  # a .tsv.gz cut short or damaged
         raise SpbiasError(f"predictions file {path} is a damaged or cut-short gzip file ({e}).",
                           "copy or write the file again (spbias predict --out NAME.tsv.gz).") from None
     except pd.errors.EmptyDataError:
         raise SpbiasError(f"predictions file {path} holds no header and no rows.",
                           "pass a file `spbias predict` wrote (was it cut?).") from None
-    missing = [c for c in BASE_COLUMNS if c not in df.columns]
-    if missing: raise SpbiasError(f"{path} lacks columns {missing}.", f"write a header with {' '.join(BASE_COLUMNS)}.")
-    if len(df) == 0:
+    if len(df) == 0 and all(c in df for c in BASE_COLUMNS):
         raise SpbiasError(f"{path} holds a header and no predictions.",
                           "pass a file `spbias predict` wrote (its rows were lost?).")
-    for c in ("y_true", "y_pred"):
-        v = pd.to_numeric(df[c], errors="coerce")
-        bad = ~v.isin([0, 1, 2])
-        if bad.any():
-            raise SpbiasError(f"{path}, data row {int(np.argmax(bad)) + 1}: {c} is {df[c][bad].iloc[0]!r}, not 0, 1 "
-                              "or 2.",
-                                        "use labels 0 (negative), 1 (neutral), 2 (positive).")
-        df[c] = v.astype(np.int8)
-    _check_contents(df, path)
+    keys = [c for c in ("category", "group", "model", "run_id", "dataset") if c in df]
+    blank = df[keys].apply(lambda c: c.where(c.astype(str).str.strip() != ""))   # an empty key: "is empty"
+    view, parsed = numeric_view(df.assign(**blank), ["y_true", "y_pred"] + OPTIONAL_COLUMNS)  # numbers parsed once
+    check_table(view, PREDICTIONS, str(path), shown=df)
+    df = df.assign(**parsed).astype({"y_true": np.int8, "y_pred": np.int8})
+    _no_copies(df, path)
     df["run"] = df["run_id"]
     if "seed" in df:
         s = df["seed"].astype("Int64")
@@ -88,46 +149,20 @@ def _read_one(path:Path)->pd.DataFrame:
     _one_validation_accuracy(df, path)
     return df
 
-_ROW = lambda bad: int(np.argmax(np.asarray(bad))) + 1  # the first offending data row, counted from 1
-
-def _check_contents(df:pd.DataFrame, path:Path):
-    ("Refuse rows without their keys, seeds that are no integers, a prompt with and without seeds, accuracies outside "
-     "[0, 1], scores that are no numbers; convert the numbers.")
-    for c in ("category", "group", "model", "run_id", "dataset"):
-        bad = df[c].str.strip().eq("")
-        if bad.any():
-            raise SpbiasError(f"{path}, data row {_ROW(bad)}: {c} is empty.",
-                              "every row needs its category, group, model, run_id and dataset "
-                                        "(an empty one would count as a group or a prompt of its own).")
-    def numbers(c, ok, what, fix):
-        v = pd.to_numeric(df[c], errors="coerce")
-        bad = df[c].notna() & ~ok(v)
-        if bad.any():
-            raise SpbiasError(f"{path}, data row {_ROW(bad)}: {c} is {df[c][bad].iloc[0]!r}, not {what}.", fix)
-        df[c] = v
-    if "seed" in df:
-        numbers("seed", lambda v: v.notna() & (v == v.round()), "an integer",
-                "give each tuned prompt's seed as an integer (or leave the column empty for a prompt without seeds).")
-        mixed = df["seed"].isna().groupby(df["run_id"]).nunique() > 1
-        if mixed.any(): raise SpbiasError(f"{path}: prompt {mixed.idxmax()} has rows with a seed and rows without one.",
-                                          "give every row of a tuned prompt its seed (spbias predict writes it).")
-    for c in ("validation_accuracy", "test_accuracy"):
-        if c in df:
-            numbers(c, lambda v: v.between(0, 1), "a number in [0, 1]",
-                    "write accuracies as fractions in [0, 1], or leave them empty.")
-    for c in QUALITY_COLUMNS:
-        if c in df:
-            numbers(c, lambda v: np.isfinite(v) & (v >= 0), "a number ≥ 0",
-                    "write the validation loss, macro-F1s and answer counts as numbers, or leave them empty.")
-    for c in ("score_negative", "score_neutral", "score_positive"):
-        if c in df:
-            numbers(c, lambda v: v.notna(), "a number",
-                    "write the label scores as numbers (logits), or drop the score columns.")
-            bad = df[c].notna().any() & ~np.isfinite(df[c].to_numpy(float))  # NaN or inf beside numbers: a broken prompt
-            if bad.any():
-                raise SpbiasError(f"{path}, data row {_ROW(bad)}: {c} is {df[c][bad].iloc[0]}, not a finite number.",
-                                  "score the prompt again; a NaN or infinite score comes from a broken prompt "
-                                  "(check its prompt.npz), and its answers mean nothing.")
+def _no_copies(df:pd.DataFrame, path:Path):
+    ("Refuse a prompt whose rows are at least half exact repeats (a file pasted into itself); fewer are kept: a set "
+     "may repeat a sentence (Czarnowska's repeats 38), and such a row cannot be told from a copy.")
+    dup = df.duplicated()
+    if not dup.any(): return
+    prompt = [c for c in ("model", "dataset", "run_id", "seed") if c in df]
+    share = dup.groupby([df[c] for c in prompt], dropna=False).mean()
+    if share.max() >= 0.5:
+        i = int(np.argmax(dup.to_numpy()))
+        h = pd.util.hash_pandas_object(df, index=False).to_numpy(); j = int(np.argmax(h == h[i]))
+        raise SpbiasError(f"{path}, data row {i + 1} repeats data row {j + 1}, and {share.max():.0%} of prompt "
+                          f"{df.run_id[i]}'s rows are such exact repeats (the file pasted twice?); each would be "
+                          "counted twice.",
+                          "pass each prediction once (spbias predict writes each sentence of the set once).")
 
 def _one_validation_accuracy(df:pd.DataFrame, path:Path):
     "Refuse a prompt whose rows give several validation accuracies (the top-k choice reads one)."

@@ -10,6 +10,8 @@ import numpy as np
 import spbias
 from .core import SpbiasError, atomic_write_json, atomic_write_text, atomic_savez, append_jsonl, move_aside
 from .data import SPLITS, table_sha256
+from .schemas import check_model
+from .run_files import RunConfig, ScoringConfig, SeedSummary  # the files' declared formats
 from .fingerprint import weights_fingerprint  # JAX-free to import; importable from here as before
 # JAX is imported where a function needs it: `spbias sweep` and `spbias.checks` read run folders without loading it
 
@@ -421,14 +423,8 @@ def _read_run(run_dir:str|Path, # a run folder written by `spbias tune`
         raise SpbiasError(f"{flag} {d} is not a run folder (no config.json).",
                           "pass a folder written by `spbias tune`.")
     config = _json_file(d/CONFIG, flag, damaged)
-    run = config.get("run")
-    if not isinstance(run, dict) or not isinstance(run.get("seeds"),
-                                                   list) or not all(isinstance(s, int) for s in run["seeds"]) \
-       or (scoring and not (isinstance(run.get("model"), str) and isinstance(run.get("dataset"), str))):
-        raise SpbiasError(f"{flag}: {d/CONFIG} lacks the run's model, dataset or seeds (its 'run' entry).", damaged)
-    ids = config.get("label_token_ids")
-    if scoring and not (isinstance(ids, list) and len(ids) == 3 and all(isinstance(i, int) for i in ids)):
-        raise SpbiasError(f"{flag}: {d/CONFIG} lacks the three label_token_ids.", damaged)
+    check_model(config, ScoringConfig if scoring else RunConfig, f"{flag}: {d/CONFIG}", {"": damaged})
+    run = config["run"]
     _check_run_id(d, config, flag)
     return config, {s: _check_seed(seed_dir(d, s), s, config, flag, damaged) for s in run["seeds"]}
 
@@ -464,6 +460,7 @@ def _check_seed(sd:Path, seed:int, config:dict, flag:str, damaged:str)->tuple|No
             steps.append(rec["step"])
     if (sd/SUMMARY).is_file():
         sm = _json_file(sd/SUMMARY, flag, damaged)
+        check_model(sm, SeedSummary, f"{flag}: {sd/SUMMARY}", {"": damaged})
         if sm.get("seed", seed) != seed or sm.get("run_id", config.get("run_id")) != config.get("run_id"):
             raise SpbiasError(f"{flag}: {sd/SUMMARY} belongs to seed {sm.get('seed')} of run {sm.get('run_id')}, "
                               f"not seed {seed} of run {config.get('run_id')}.", damaged)

@@ -7,10 +7,12 @@ from __future__ import annotations
 import argparse, ast, dataclasses, fnmatch, hashlib, json, os, posixpath, re, shutil, sys, tempfile, time, traceback
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 import pandas as pd, yaml
 import spbias
+from pydantic import BaseModel, ConfigDict, StrictInt, field_validator
 from .core import SpbiasError, atomic_write_json, parse_seeds, repo_root, move_aside
+from .schemas import check_model, yaml_size
 from .run import RUN_MARK, is_unfinished_checkpoint  # the run folder's names are the run module's (11b_run)
 # the output root's storage is the store module's (40a_store); these names stay importable from here
 from .store import (MANIFEST, is_url, out_root, out_fs, write_manifest, is_complete, upload_run, download_run,
@@ -20,8 +22,9 @@ from .store import (MANIFEST, is_url, out_root, out_fs, write_manifest, is_compl
 from .templates import subsample_bias_set, bias_set, BUILTIN_SETS, set_of_file, predictions_by_set
 
 # %% auto #0
-__all__ = ['Sweep', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand', 'shard_from_env', 'parse_shard', 'shard',
-           'papermill_executor', 'notebook_parameters', 'resolve_params', 'default_notebook', 'check_sweep_params']
+__all__ = ['Sweep', 'SweepFile', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand', 'shard_from_env', 'parse_shard',
+           'shard', 'papermill_executor', 'notebook_parameters', 'resolve_params', 'default_notebook',
+           'check_sweep_params']
 
 # %% ../nbs/40_sweep.ipynb #152caf4a
 _GRID_KEYS = ("models", "datasets", "lr", "n_tokens", "seeds")
@@ -67,46 +70,43 @@ class Sweep:
 # %% ../nbs/40_sweep.ipynb #84fc20b9
 def _as_list(x): return list(x) if isinstance(x, (list, tuple)) else [x]
 
+class SweepFile(BaseModel):
+    "A sweep file's keys, as YAML gives them: the grid, and what every run shares."
+    model_config = ConfigDict(extra="forbid")
+    models:list[str|int]; datasets:list[str|int]
+    lr:list[float]|dict[str, list[float]]   # one list, or one per tuning set
+    n_tokens:list[StrictInt]
+    seeds:StrictInt|list[StrictInt]|str     # a spec such as 1001-1015 (core.parse_seeds), or a list
+    seeds_per_run:StrictInt=1
+    params:dict[str, Any]|None=None
+    name:str|None=None; out:str="papermill_runs"; notebook:str|None=None
+    @field_validator("models", "datasets", "n_tokens", "lr", mode="before")
+    @classmethod
+    def _listed(cls, v):   # one value: a list of one
+        return {k: _as_list(x) for k, x in v.items()} if isinstance(v, dict) else _as_list(v)
+
+_SWEEP_FIXES = {"": f"use only the keys {', '.join(SweepFile.model_fields)}; per-run settings go under params:.",
+                "lr": "write e.g. lr: [1.0e-2, 1.0e-3], or one list per dataset: lr: {sst5: [1.0e-2], semeval: "
+                      "[1.0e-3]}.",
+                "n_tokens": "fix n_tokens: in the sweep file, e.g. n_tokens: [8, 16].",
+                "seeds": "write seeds as integers and inclusive ranges, e.g. seeds: 1001-1015 or seeds: [1001, 1002].",
+                "seeds_per_run": "fix seeds_per_run: in the sweep file, e.g. seeds_per_run: 15.",
+                "params": "fix params: in the sweep file, e.g. params: {max_steps: 10000}."}
+
 def sweep_from_dict(d:dict, # the parsed YAML
                     name:str="sweep")->Sweep:
-    "Validate a sweep mapping and build a `Sweep`."
+    "Validate a sweep mapping through `SweepFile` and build a `Sweep`."
     if not isinstance(d, dict):
         raise SpbiasError(f"sweep {name!r} is not a mapping.",
                           "write the sweep as YAML keys: models, datasets, lr, n_tokens, seeds, params.")
-    unknown = set(d) - _TOP_KEYS
-    if unknown:
-        raise SpbiasError(f"sweep {name!r}: unknown keys {sorted(unknown)}.",
-                          f"use only {sorted(_TOP_KEYS)}; per-run settings go under params:.")
-    missing = [k for k in _GRID_KEYS if k not in d]
-    if missing: raise SpbiasError(f"sweep {name!r}: missing keys {missing}.", "add them to the sweep file.")
-    try:
-        if isinstance(d["lr"], dict):  # one list per tuning set
-            by = tuple((str(k), tuple(float(x) for x in _as_list(v))) for k, v in d["lr"].items())
-            lrs = tuple(sorted({x for _, v in by for x in v}))
-        else: by, lrs = (), tuple(float(x) for x in _as_list(d["lr"]))
-    except (TypeError, ValueError):
-        raise SpbiasError(f"sweep {name!r}: lr {d['lr']!r} is not a list of numbers.",
-                          "write e.g. lr: [1.0e-2, 1.0e-3], or one list per dataset: "
-                          "lr: {sst5: [1.0e-2], semeval: [1.0e-3]}.") from None
-    seeds = d["seeds"]
-    try: seeds = tuple(parse_seeds(seeds if isinstance(seeds, (int, str)) else list(seeds)))
+    f = check_model(d, SweepFile, f"sweep {name!r}", _SWEEP_FIXES)
+    by = tuple((k, tuple(v)) for k, v in f.lr.items()) if isinstance(f.lr, dict) else ()
+    try: seeds = tuple(parse_seeds(f.seeds))
     except SpbiasError as e: raise SpbiasError(f"sweep {name!r}: seeds: {e.problem}", e.fix) from None
-    per_run = d.get("seeds_per_run", 1)
-    ok = {"n_tokens": all(isinstance(x, int) and not isinstance(x, bool) for x in _as_list(d["n_tokens"])),
-          "seeds_per_run": isinstance(per_run, int) and not isinstance(per_run, bool),
-          "params": isinstance(d.get("params") or {}, dict)}
-    kind = {"n_tokens": "an integer list", "seeds_per_run": "an integer", "params": "a mapping"}
-    example = {"n_tokens": "n_tokens: [8, 16]", "seeds_per_run": "seeds_per_run: 15",
-               "params": "params: {max_steps: 10000}"}
-    for k in ok:
-        if not ok[k]:
-            raise SpbiasError(f"sweep {name!r}: {k} {d.get(k)!r} is not {kind[k]}.",
-                              f"fix {k}: in the sweep file, e.g. {example[k]}.")
-    return Sweep(name=str(d.get("name", name)), models=tuple(map(str, _as_list(d["models"]))),
-                 datasets=tuple(map(str, _as_list(d["datasets"]))), lr=lrs,
-                 n_tokens=tuple(int(x) for x in _as_list(d["n_tokens"])), seeds=seeds,
-                 seeds_per_run=int(d.get("seeds_per_run", 1)), params=dict(d.get("params") or {}),
-                 out=str(d.get("out", "papermill_runs")), notebook=d.get("notebook"), lr_by_dataset=by)
+    return Sweep(name=f.name or name, models=tuple(map(str, f.models)), datasets=tuple(map(str, f.datasets)),
+                 lr=tuple(sorted({x for _, v in by for x in v})) if by else tuple(f.lr), n_tokens=tuple(f.n_tokens),
+                 seeds=seeds, seeds_per_run=f.seeds_per_run, params=dict(f.params or {}), out=f.out,
+                 notebook=f.notebook, lr_by_dataset=by)
 
 class _Twice(Exception):
     "A mapping names a key twice: the key and the lines (1-based) of both."
@@ -128,6 +128,7 @@ def _read_yaml(path:Path):
         raise SpbiasError(f"sweep file {path} not found.", "pass the path of a YAML file, e.g. sweeps/demo.yaml.")
     from spbias.checks import check_utf8
     data = path.read_bytes(); check_utf8(data, path, "sweep file")
+    yaml_size(data.decode("utf-8"), f"sweep file {path}")   # an alias bomb: refused before it is built
     try: return yaml.load(data.decode("utf-8"), Loader=_UniqueKeyLoader)
     except _Twice as e:
         key, first, again = e.args

@@ -6,13 +6,15 @@
 from __future__ import annotations
 import argparse, re
 from pathlib import Path
-import pandas as pd
+import numpy as np, pandas as pd, pandera.pandas as pa
 from .core import SpbiasError, shared_data_dir
 from .templates import (PLACEHOLDER, BIAS_COLUMNS, UNMARKED, _put, _read_csv, parse_placeholder, load_templates,
                               generate, save_bias_set, load_bias_set, unmarked_sentence, bias_source)
+from .schemas import check_table, one_spelling, rule, stripped
+
 
 # %% auto #0
-__all__ = ['BRACES', 'SLOT_NAME', 'UNSTATED_NORMS', 'UNSTATED_NORMS_TERMS', 'UNSTATED_NORMS_CATEGORY', 'BUILT_IN_SETS',
+__all__ = ['BRACES', 'SLOT_NAME', 'LEXICON', 'UNSTATED_NORMS', 'UNSTATED_NORMS_TERMS', 'UNSTATED_NORMS_CATEGORY', 'BUILT_IN_SETS',
            'MATCH_KEYS', 'read_terms', 'fill_template_file', 'unstated_norms_set', 'main', 'built_in_sentences',
            'attach_template_ids']
 
@@ -20,50 +22,60 @@ __all__ = ['BRACES', 'SLOT_NAME', 'UNSTATED_NORMS', 'UNSTATED_NORMS_TERMS', 'UNS
 BRACES = re.compile(r"\{[^{}]*\}")  # anything in braces: a slot, well formed or not
 SLOT_NAME = re.compile(r"[A-Za-z][A-Za-z_]*")
 
+def _one_group_each(df):
+    "False on the rows of a term that another group of its category lists too (first listed: kept)."
+    return df.groupby(["category", "term"], sort=False, dropna=False).group.transform("first").eq(df.group)
+
+def _two_groups(df):
+    "False on the rows of a category with one group (an empty one counts: the cell's rule names it)."
+    return df.groupby("category", sort=False, dropna=False).group.transform("nunique", dropna=False).ge(2)
+
+LEXICON = pa.DataFrameSchema(
+    {"category": pa.Column(None, stripped(), metadata={"empty": "fill the category column, or pass --category (e.g. "
+                                                                 "grouped_race)."}),
+     "group": pa.Column(None, [stripped(), rule(lambda s: s.ne(UNMARKED), "the name of the unmarked control's group",
+                                                "rename the group.")],
+                        metadata={"empty": "give every term its group."}),
+     "term": pa.Column(None, stripped(), metadata={"empty": "delete the row or write its term."}),
+     "slot": pa.Column(None, rule(lambda s: s.str.fullmatch(SLOT_NAME.pattern), "not a slot name",
+                                  "write slot names as in the templates, without braces: letters and underscores "
+                                  "(e.g. identity_adj)."),
+                       metadata={"empty": "name the slot the term fills (e.g. identity_adj)."})},
+    checks=[one_spelling("group", ["category"]),
+            rule(_one_group_each, lambda df, i: f"the term {df.term[i]!r} is in group {df.group[i]}, and in group "
+                 f"{df.group[(df.category == df.category[i]) & (df.term == df.term[i])].iloc[0]} (<row> "
+                 f"{int(np.argmax((df.category == df.category[i]) & (df.term == df.term[i]))) + 1})",
+                 "give each term one group (its sentences would count for both)."),
+            rule(_two_groups,
+                 lambda df, i: f"category {df.category[i]} has one group ({df.group[i]}), and a gap compares groups",
+                 "add the terms of at least one more group (or fill the template file from a fuller lexicon).")],
+    unique=["category", "group", "term", "slot"],   # one term may fill two slots; the same (term, slot) twice may not
+    metadata={"header": "give it a header row group,term (and slot, category).",
+              "unique": "delete the repeated row: a term listed twice would give each of its sentences twice."})
+
 def read_terms(path:str|Path, # lexicon CSV: group, term (and slot, category)
                category:str|None=None, # the category, where the file has no category column (or leaves a cell empty)
                slot:str="identity_adj" # the slot every term fills, where the file has no slot column
               )->pd.DataFrame:
-    "A lexicon file as rows category, group, term, slot, checked."
+    "A lexicon file as rows category, group, term, slot, checked through `LEXICON`."
     p = Path(path)
     if not p.is_file():
         raise SpbiasError(f"lexicon {p} not found.", "pass a CSV with the columns group, term (and slot, category).")
     if _blank(p):
         raise SpbiasError(f"lexicon {p} is empty.",
                           "give it a header row group,term (and slot, category) and a row per term.")
-    df = _read_csv(p)
+    df = _read_csv(p, f"lexicon {p}")
     df.columns = [str(c).strip().lower() for c in df.columns]
-    missing = [c for c in ("group", "term") if c not in df]
-    if missing: raise SpbiasError(f"lexicon {p} has no column(s) {missing} (it has: {', '.join(df.columns)}).",
-                                  "give it a header row group,term (and slot, category).")
-    if len(df) == 0:
+    if len(df) == 0 and {"group", "term"} <= set(df):
         raise SpbiasError(f"lexicon {p} holds no terms.",
                           "add one row per term: its group and the term (and the slot it fills).")
-    df = df.apply(lambda c: c.str.strip())
+    given = df.apply(lambda c: c.str.strip()); df = given.copy()
     if "slot" not in df: df["slot"] = slot
     if "category" not in df: df["category"] = ""
     if category: df["category"] = df.category.where(df.category != "", category)
-    for c, fix in (("group", "give every term its group."), ("term", "delete the row or write its term."),
-                   ("slot", "name the slot the term fills (e.g. identity_adj)."),
-                   ("category", "fill the category column, or pass --category (e.g. grouped_race).")):
-        empty = df[c] == ""
-        if empty.any(): raise SpbiasError(f"lexicon {p}, row {_first(empty)}: {c} is empty.", fix)
     df["slot"] = df.slot.str.strip("{}")
-    bad = ~df.slot.str.fullmatch(SLOT_NAME.pattern)
-    if bad.any(): raise SpbiasError(f"lexicon {p}, row {_first(bad)}: slot {df.slot[bad].iloc[0]!r} is no slot name.",
-                                    "write slot names as in the templates, without braces: letters and underscores "
-                                    "(e.g. identity_adj).")
+    df = check_table(df.where(df != ""), LEXICON, f"lexicon {p}", row="row", shown=given)
     df["slot"] = df.slot.str[0].str.lower() + df.slot.str[1:]
-    key = ["category", "group", "term", "slot"]   # one term may fill two slots; the same (term, slot) twice may not
-    if (dup := df.duplicated(key)).any():
-        r = df[dup].iloc[0]
-        raise SpbiasError(f"lexicon {p}, row {_first(dup)}: the term {r.term!r} of group {r.group} (slot {r.slot}) is "
-                          f"listed again (first in row {_first((df[key] == r[key]).all(axis=1))}).",
-                          "delete the repeated row: a term listed twice would give each of its sentences twice.")
-    if (df.group == UNMARKED).any():
-        raise SpbiasError(f"lexicon {p}, row {_first(df.group == UNMARKED)}: the group name {UNMARKED!r} is the "
-                          "control's.",
-                                                      "rename the group.")
     return df[["category", "group", "term", "slot"]].reset_index(drop=True)
 
 # the first offending data row, counted from 1

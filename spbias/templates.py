@@ -6,15 +6,17 @@
 from __future__ import annotations
 import argparse, copy, csv, io, json, random, re, sys
 from pathlib import Path
-import pandas as pd
+import pandas as pd, pandera.pandas as pa
 from .core import SpbiasError, shared_data_dir, project_data_dir, atomic_write_text, save_table, load_table
+from .schemas import check_table, check_text, one_spelling, rule, stripped
+
 
 # %% auto #0
-__all__ = ['PLACEHOLDER', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'UNMARKED', 'BUILTIN_SETS', 'article',
-           'parse_placeholder', 'fill', 'slot_form', 'term_forms', 'forms', 'ours_layout', 'load_layout',
-           'load_lexicon', 'load_names', 'load_templates', 'generate_attribute', 'generate', 'save_bias_set',
-           'load_bias_set', 'check_bias_set', 'unmarked_sentence', 'bias_source', 'subsample_bias_set', 'bias_set',
-           'set_of_file', 'predictions_by_set']
+__all__ = ['PLACEHOLDER', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'TEMPLATE_FILE', 'BIAS_SET', 'UNMARKED',
+           'BUILTIN_SETS', 'article', 'parse_placeholder', 'fill', 'slot_form', 'term_forms', 'forms', 'ours_layout',
+           'load_layout', 'load_lexicon', 'load_names', 'load_templates', 'generate_attribute', 'generate',
+           'save_bias_set', 'load_bias_set', 'check_bias_set', 'unmarked_sentence', 'bias_source', 'subsample_bias_set',
+           'bias_set', 'set_of_file', 'predictions_by_set']
 
 # %% ../nbs/20_templates.ipynb #7fbcfbd4
 PLACEHOLDER = re.compile(r"\{(a:)?([A-Za-z][A-Za-z_]*)\}")
@@ -129,23 +131,18 @@ def load_layout(folder:Path, default:dict|None=None)->dict:
     return _resolve(lay)
 
 # %% ../nbs/20_templates.ipynb #1b8ceb45
-def _read_csv(path:Path)->pd.DataFrame:
-    ("A CSV file of text cells, read as UTF-8 (a byte-order mark is dropped); other encodings and a row with fewer "
-     "fields than the header are refused by name.")
+def _read_csv(path:Path, where:str|None=None # the file as the errors name it (default: its path)
+             )->pd.DataFrame:
+    ("A CSV file of text cells, read as UTF-8 (a byte-order mark is dropped); other encodings, and lines `check_text` "
+     "refuses (line endings, fields per line, cell size, repeated columns), refused by name.")
     if not Path(path).exists(): raise SpbiasError(f"file {path} not found.", "check the folder and the layout's paths.")
-    try: Path(path).read_bytes().decode("utf-8")
+    try: text = Path(path).read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as e:
         problem = f"{path} is not UTF-8 text: byte 0x{e.object[e.start]:02x} at offset {e.start} cannot be decoded"
         problem += " (a file saved as Latin-1 or Windows-1252 looks like this)."
         raise SpbiasError(problem, f"save it as UTF-8, e.g. `iconv -f latin1 -t utf-8 {path} > NEW.csv`.") from None
-    rows = csv.reader(io.StringIO(Path(path).read_bytes().decode("utf-8-sig")))
-    width = len(next(rows, []))
-    for r in rows:   # pandas fills a row cut short with empty cells: a lexicon cut mid-line would lose a term silently
-        if r and len(r) < width:
-            raise SpbiasError(f"{path}, line {rows.line_num}: {len(r)} of the header's {width} fields "
-                              "(a file cut short?).",
-                              "restore the whole file, or give that row all its fields.")
-    return pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    check_text(text, where or str(path))   # pandas would fill a row cut short with empty cells, and shift a longer one
+    return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
 
 def _normalise(df:pd.DataFrame, group_column:str, hyphenate:bool)->pd.DataFrame:
     "Strip cells; groups lower-cased with hyphens; with `hyphenate`, spaces → hyphens in all columns but TERM."
@@ -208,16 +205,21 @@ def load_names(folder:Path, spec:dict)->pd.DataFrame:
 # %% ../nbs/20_templates.ipynb #57df3ddf
 BIAS_COLUMNS = ["label", "category", "group", "text", "template_id"]
 
+def _braces_in_slots(s:pd.Series)->pd.Series:
+    "True where every brace of a template belongs to a {...} pair (a slot, well formed or not)."
+    return s.str.count(r"[{}]") == 2 * s.str.count(r"\{[^{}]*\}")
+
+TEMPLATE_FILE = pa.DataFrameSchema(
+    {"TEMPLATE": pa.Column(None, rule(_braces_in_slots, "with a brace outside a slot (e.g. {{identity_adj}})",
+                                      "write a slot with single braces, e.g. {identity_adj}; a template's text cannot "
+                                      "hold a brace of its own.")),
+     "SENT": pa.Column(None, rule(lambda s: s.str.strip().isin(["0", "1", "2"]), "not 0, 1 or 2",
+                                  "label each template 0 (negative), 1 (neutral) or 2 (positive)."))},
+    metadata={"header": "use the header TEMPLATE,DOMAIN,SENT,NER."})
+
 def load_templates(path:Path)->pd.DataFrame:
-    "A template file: columns template, label, template_id."
-    df = _read_csv(path)
-    if not {"TEMPLATE", "SENT"} <= set(df.columns):
-        raise SpbiasError(f"template file {path} lacks TEMPLATE or SENT columns.",
-                          "use the header TEMPLATE,DOMAIN,SENT,NER.")
-    bad = df[~df.SENT.str.strip().isin(["0", "1", "2"])]
-    if len(bad):
-        raise SpbiasError(f"{path}, row {bad.index[0] + 1}: SENT is {bad.SENT.iloc[0]!r}, not 0, 1 or 2.",
-                          "label each template 0 (negative), 1 (neutral) or 2 (positive).")
+    "A template file, checked through `TEMPLATE_FILE`: columns template, label, template_id."
+    df = check_table(_read_csv(path), TEMPLATE_FILE, str(path), row="row")
     return pd.DataFrame({"template": df.TEMPLATE.str.strip(), "label": df.SENT.astype(int),
                          "template_id": [f"{Path(path).stem}:{i}" for i in range(len(df))]})
 
@@ -299,46 +301,33 @@ def load_bias_set(path:Path)->pd.DataFrame:
 # %% ../nbs/20_templates.ipynb #8c82bc94
 from .checks import check_input_file, load_table_or_fail
 
-_LABELS = {"0", "1", "2"}
+_KEY_FIX = "give every sentence its category and group (an empty one would count as a group of its own)."
+BIAS_SET = pa.DataFrameSchema(
+    {"label": pa.Column(None, rule(lambda s: s.str.strip().isin(["0", "1", "2"]), "not 0, 1 or 2",
+                                   "label each sentence 0 (negative), 1 (neutral) or 2 (positive)."),
+                        metadata={"empty": "label each sentence 0 (negative), 1 (neutral) or 2 (positive)."}),
+     "category": pa.Column(None, stripped(), metadata={"empty": _KEY_FIX}),
+     "group": pa.Column(None, stripped(), metadata={"empty": _KEY_FIX}),
+     "text": pa.Column(None, metadata={"empty": "drop the row or fill in its text."})},
+    checks=[one_spelling("group", ["category"])],
+    metadata={"header": "give label, category, group, text (and optionally template_id), as `spbias templates` "
+                        "writes."})
 
 def check_bias_set(path:str|Path, flag:str="--testset"):
-    "Read a bias set (see `templates.load_bias_set`) after checking it: columns, rows, labels 0/1/2, texts."
-    import numpy as np
+    "Read a bias set (see `templates.load_bias_set`) after checking its lines and then its rows through `BIAS_SET`."
     p = check_input_file(path, flag,
                          "a bias set written by `spbias templates` (label, category, group, text[, template_id])")
-    fix = "give label, category, group, text (and optionally template_id), as `spbias templates` writes."
-    try:
-        if p.suffix.lower() in (".csv", ".parquet"):
-            raw = load_table_or_fail(p, flag, dtype=str, keep_default_na=False,
-                                     encoding="utf-8-sig").astype(str); header = True
-        else:
-            raw = pd.read_csv(p, sep="\t", header=None, dtype=str, keep_default_na=False, quoting=csv.QUOTE_NONE,
-                              encoding="utf-8-sig")
-            header = raw.iloc[0, 0] == "label"
-            if header: raw = raw.iloc[1:].set_axis(list(raw.iloc[0]), axis=1)
-            else:
-                raw = raw.set_axis(BIAS_COLUMNS[:raw.shape[1]] if raw.shape[1] in (4,
-                                                                                   5) else list(range(raw.shape[1])),
-                                                                                   axis=1)
-    except pd.errors.ParserError as e:
-        raise SpbiasError(f"{flag} {p} is not a well-formed table ({str(e).strip()}).", fix) from None
-    missing = [c for c in BIAS_COLUMNS[:4] if c not in raw.columns]
-    if missing:
-        raise SpbiasError(f"{flag} {p} has no column(s) {missing} (it has {raw.shape[1]}: "
-                          f"{', '.join(map(str, raw.columns))}).", fix)
-    if len(raw) == 0:
+    if p.suffix.lower() == ".parquet": raw = load_table_or_fail(p, flag).astype(str)
+    else:
+        text, sep = p.read_bytes().decode("utf-8-sig"), "," if p.suffix.lower() == ".csv" else "\t"
+        head = check_text(text, f"{flag} {p}", sep, header=sep == "," or text.startswith("label\t"))
+        raw = pd.read_csv(io.StringIO(text), sep=sep, header=None if head[0] != "label" else 0, dtype=str,
+                          keep_default_na=False, quoting=csv.QUOTE_NONE if sep == "\t" else csv.QUOTE_MINIMAL)
+        if head[0] != "label" and len(head) in (4, 5): raw.columns = BIAS_COLUMNS[:len(head)]
+    if len(raw) == 0 and set(BIAS_COLUMNS[:4]) <= set(raw):
         raise SpbiasError(f"{flag} {p} holds a header and no rows.", "generate the set again with `spbias templates`.")
-    bad = ~raw.label.str.strip().isin(_LABELS)
-    if bad.any():
-        i = int(np.argmax(bad.to_numpy()))
-        raise SpbiasError(f"{flag} {p}: row {i + 1} has label {raw.label.iloc[i]!r}, and a bias set's labels are 0 "
-                          "(negative), 1 (neutral) or 2 (positive) "
-                          f"({int(bad.sum())} row(s) like it).", "fix those rows' label column.")
-    empty = raw.text.str.strip() == ""
-    if empty.any():
-        raise SpbiasError(f"{flag} {p}: row {int(np.argmax(empty.to_numpy())) + 1} has an empty text "
-                          f"({int(empty.sum())} row(s) like it).",
-                                      "drop those rows or fill in their text.")
+    check_table(raw.where(raw.apply(lambda c: c.astype(str).str.strip()) != ""), BIAS_SET, f"{flag} {p}", row="row",
+                shown=raw)
     return load_bias_set(p)
 
 

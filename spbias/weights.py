@@ -7,18 +7,21 @@ from __future__ import annotations
 import json, re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Annotated, Callable
 import numpy as np, ml_dtypes
 import jax, jax.numpy as jnp
 from jax.sharding import Mesh, NamedSharding
 from flax import nnx
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from .core import SpbiasError
+from .schemas import check_model
 from .config import ModelConfig
 from .models import build_model, abstract_model, param_spec
 
 # %% auto #0
-__all__ = ['GGUF_ARCHS', 'GGUF_TYPES', 'Shard', 'dict_shard', 'model_from_shards', 'model_from_tensors', 'read_config',
-           'weight_shards', 'read_weights', 'gguf_names', 'unpermute_qk', 'gguf_config', 'gguf_shard', 'read_gguf']
+__all__ = ['GGUF_ARCHS', 'GGUF_TYPES', 'Shard', 'dict_shard', 'model_from_shards', 'model_from_tensors', 'HFConfig',
+           'read_config', 'weight_shards', 'read_weights', 'gguf_names', 'unpermute_qk', 'gguf_config', 'gguf_shard',
+           'read_gguf']
 
 # %% ../nbs/06_weights.ipynb #9db6b155
 from .families import FAMILIES, checkpoint_key, normalise_keys, fused_rows, config_from_hf
@@ -103,8 +106,20 @@ def model_from_tensors(cfg:ModelConfig, # the model to build
     return model_from_shards(cfg, [dict_shard(tensors)], source, mesh)
 
 # %% ../nbs/06_weights.ipynb #4a0830fc
+_Size = Annotated[StrictInt, Field(gt=0)]
+
+class HFConfig(BaseModel):
+    "The fields of a Hugging Face config.json that spbias reads (families.config_from_hf), typed; others kept."
+    model_config = ConfigDict(extra="allow", protected_namespaces=())
+    model_type:str|None=None; vocab_size:_Size|None=None; hidden_size:_Size|None=None
+    num_hidden_layers:_Size|None=None; num_attention_heads:_Size|None=None; num_key_value_heads:_Size|None=None
+    head_dim:_Size|None=None; intermediate_size:_Size|None=None; ffn_dim:_Size|None=None
+    word_embed_proj_dim:_Size|None=None; max_position_embeddings:_Size|None=None; sliding_window:_Size|None=None
+    rms_norm_eps:float|None=Field(None, gt=0); layer_norm_eps:float|None=Field(None, gt=0)
+    tie_word_embeddings:bool|None=None
+
 def read_config(folder:Path)->dict:
-    "The `config.json` of a Hugging Face model folder, as a dict."
+    "The `config.json` of a Hugging Face model folder, as a dict, its fields checked through `HFConfig`."
     f = Path(folder)/"config.json"
     if not f.exists():
         raise SpbiasError(f"{folder} has no config.json, so it is not a Hugging Face model folder.",
@@ -116,6 +131,7 @@ def read_config(folder:Path)->dict:
     if not isinstance(hf, dict):
         raise SpbiasError(f"{f} holds a JSON {type(hf).__name__}, not an object of settings.",
                           "copy or download the model's config.json again.")
+    check_model(hf, HFConfig, str(f), {"": "copy or download the model's config.json again."})
     return hf
 
 def _safetensors_shard(f:Path)->Shard:
