@@ -8,6 +8,7 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 `scripts/readme.py`.
 
 - `core` (00): paths, errors, atomic files and small parsers every stage shares.
+- `schemas` (00a): shared helpers of the declared formats — pandera rules that carry their message, CSV/TSV line checks, one line per first violation.
 - `config` (01): `ModelConfig`, one frozen description of a decoder.
 - `layers` (02): norms, rotary embeddings, masks, attention over a cached soft-prompt prefix.
 - `opt` (03): the OPT family's decoder.
@@ -23,6 +24,7 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `data` (10): load tuning data — sentiment sets as one 3-class table, length-bucketed batches.
 - `prompt` (11): the soft prompt, its initial embeddings and the label scores behind it.
 - `run` (11b): a run folder's life — its identity (`run_id`), the refuse / resume / `--force` rules, checkpoints, the finish, reading it back.
+- `run_files` (11ba): a run folder's config.json and summary.json as pydantic models.
 - `settings` (11c): `TuneConfig`, each setting of a run written once (type, default, help), and the flags and checks derived from it.
 - `tune` (12): tune — `TuneConfig`, many seeds per compiled step, early stopping, the loop and `spbias tune`.
 - `predict` (13): predict — a run folder and a bias set to the predictions TSV.
@@ -32,12 +34,21 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `templates` (20): generate bias set — Czarnowska et al.'s and our templates and lexicons to a bias set; reading and checking bias sets, the unmarked control, bias sets by name.
 - `template_files` (20a): any template file filled from any lexicon, the follow-up's NS-Prompts and Regard sets, and `spbias templates`.
 - `apes` (21): Yes/No stereotype statements from APES templates.
+- `prediction_format` (22): the predictions table's columns and its `PREDICTIONS` schema, declared once.
 - `predictions` (22): predictions tables read and checked (files, `.tsv.gz`, folders, patterns), rates per run and group, the per-run gaps, the top-k prompts.
 - `intervals` (22a): intervals and p-values across prompts, families of tests and their adjustment, mirror-image pairs.
 - `bootstrap` (22b): the two-level bootstrap over prompts and templates, for centroid gaps and for gaps to a reference group.
 - `metrics` (22c): gaps — the gap table CSV with 95% CIs, its method note and coverage warning; the papers' Table 2; `spbias gaps` and `spbias table2`.
+- `multiplicity` (22e): declared families — confirmatory Holm in the Table 2 cells, exploratory Benjamini–Yekutieli.
+- `equivalence` (22f): TOST at a stated margin (t form, or the bootstrap's 90% interval).
+- `contrasts` (22g): the follow-up's contrasts — each group against the mean of the others, each row's estimand named.
+- `selection` (22h): what the top-k choice does to each gap; the validation SE at the cut.
+- `claims` (22i): the `spbias gaps` flags `--confirmatory`, `--margin`, `--contrasts`, `--selection`.
 - `compare` (23): compare — two sets of prompts on the same bias set: the difference of their gaps (Welch's t, paired bootstrap over templates), McNemar per prompt pair.
 - `robustness` (24): robustness — does each gap survive: sign across prompts, spread across prompts and templates, each interval method, other probes; group rank stability.
+- `harness` (25): harness — lm-evaluation-harness and Inspect logs read into the predictions table; a mapping names category, group and template.
+- `harness_bias` (25a): harness_bias — BBQ bias scores with template-clustered CIs and CrowS-Pairs model A vs B from lm-eval logs; `spbias harness`.
+- `harness_tasks` (25b): harness_tasks — bias sets written as lm-eval and Inspect tasks (`spbias templates --format`).
 - `probe` (30): APES Yes/No probing of a local or hosted model.
 - `hosted` (31): next-token log-probabilities from an OpenAI-compatible endpoint.
 - `manual` (32): the manual-prompt baseline, in the same predictions TSV.

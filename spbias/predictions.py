@@ -6,35 +6,25 @@
 from __future__ import annotations
 import csv, glob, gzip, json, warnings, zlib
 from pathlib import Path
-import numpy as np, pandas as pd, pandera.pandas as pa
+import numpy as np, pandas as pd
 from .core import SpbiasError, load_table
 from .checks import check_utf8, load_table_or_fail
-from .data import LABEL_NAMES
 from .harness import log_kind, read_log
-from .schemas import check_table, check_text, finite, numeric_view, integer, numbers, one_spelling, rule, stripped
+from .schemas import check_table, check_text, numeric_view
+from .prediction_format import (BASE_COLUMNS, CLASS_NAMES, DEGENERATE_SHARE, PRED_COUNT_COLUMNS, QUALITY_COLUMNS,
+                                      OPTIONAL_COLUMNS, METRICS, KEYS, PREDICTIONS)
+_all_ = ["BASE_COLUMNS", "CLASS_NAMES", "DEGENERATE_SHARE", "PRED_COUNT_COLUMNS", "QUALITY_COLUMNS", "OPTIONAL_COLUMNS",
+         "METRICS", "KEYS", "PREDICTIONS"]   # the format's names, read from here as before
 
 
 # %% auto #0
-__all__ = ['BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS', 'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS',
-           'METRICS', 'KEYS', 'PREDICTIONS', 'PAPERS_SELECTION', 'SELECT_HOW', 'DISTRIBUTION_COLUMNS', 'expand_inputs',
-           'load_predictions', 'confusion', 'rates', 'group_metrics', 'read_selection', 'select_groups', 'run_gaps',
-           'top_runs', 'class_quality', 'majority_share', 'quality_columns', 'summary_quality', 'prompt_quality',
-           'degenerate', 'choose_prompts', 'add_prompt_choice_arguments']
+__all__ = ['PAPERS_SELECTION', 'SELECT_HOW', 'DISTRIBUTION_COLUMNS', 'expand_inputs', 'load_predictions', 'confusion', 'rates',
+           'group_metrics', 'read_selection', 'select_groups', 'run_gaps', 'top_runs', 'class_quality',
+           'majority_share', 'quality_columns', 'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts',
+           'add_prompt_choice_arguments', 'BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS',
+           'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS', 'METRICS', 'KEYS', 'PREDICTIONS']
 
 # %% ../nbs/22_predictions.ipynb #d5ff04bb
-BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
-CLASS_NAMES = LABEL_NAMES  # classes 0, 1, 2
-DEGENERATE_SHARE = 0.9  # a prompt answering one class for at least this share of texts is degenerate (top-k skips it)
-PRED_COUNT_COLUMNS = [f"validation_pred_{c}" for c in CLASS_NAMES]   # per prompt: its validation answers per class
-# per prompt, from its summary.json
-QUALITY_COLUMNS = ["validation_loss", "validation_macro_f1", "validation_majority_f1"] + PRED_COUNT_COLUMNS + [
-                   "validation_majority_share"]  # the validation split's most frequent gold class's share (config.json)
-OPTIONAL_COLUMNS = ["seed", "validation_accuracy", "test_accuracy"] + QUALITY_COLUMNS + ["score_negative",
-                                                                                         "score_neutral",
-                                                                                         "score_positive"]
-METRICS = ["accuracy"] + [f"{c}_FPR" for c in CLASS_NAMES] + [f"{c}_TPR" for c in CLASS_NAMES]
-KEYS = ["model", "dataset", "run", "category", "group"]
-
 def _parse(path:Path, text:dict)->pd.DataFrame:
     "A predictions file as written, in the format its extension names (a damaged parquet: an error naming it)."
     if path.suffix.lower() == ".parquet":
@@ -49,66 +39,6 @@ def _parse(path:Path, text:dict)->pd.DataFrame:
         df = pd.read_csv(path, sep="\t", quoting=csv.QUOTE_NONE, keep_default_na=False, low_memory=False,
                            dtype=text, na_values={c: ["", "nan", "NaN", "NA"] for c in OPTIONAL_COLUMNS})
     return df
-
-_EVERY = ("every row needs its category, group, model, run_id and dataset (an empty one would count as a group or a "
-          "prompt of its own).")
-_SCORES = ["score_negative", "score_neutral", "score_positive"]
-
-def _label_rule(): return numbers(lambda v: v.isin([0, 1, 2]), "not 0, 1 or 2",
-                                  "use labels 0 (negative), 1 (neutral), 2 (positive).")
-
-def _seeds_mixed(df):
-    "False on a row without a seed whose prompt has rows with one."
-    if "seed" not in df: return pd.Series(True, index=df.index)
-    return df["seed"].notna() | ~df["seed"].notna().groupby(df["run_id"]).transform("any")
-
-def _unfinite(df)->pd.DataFrame:
-    "Per score column, its name where a cell is NaN or infinite beside finite ones (a broken prompt), else ''."
-    out = pd.DataFrame("", index=df.index, columns=[c for c in _SCORES if c in df])
-    for c in out:
-        v = pd.to_numeric(df[c], errors="coerce")
-        if v.notna().any(): out[c] = out[c].where(finite(v) | (df[c].notna() & v.isna()), c)  # text: "not a number"
-    return out
-
-def _argmax_agrees(df):
-    "True on a row unless y_pred is not (one of) the largest of its three scores."
-    if not set(_SCORES) <= set(df): return pd.Series(True, index=df.index)
-    sc, y = df[_SCORES].apply(pd.to_numeric, errors="coerce").to_numpy(float), pd.to_numeric(df.y_pred, errors="coerce")
-    ok = ~np.isfinite(sc).all(1) | ~y.isin([0, 1, 2]).to_numpy()    # the cell rules name those
-    pick = sc[np.arange(len(sc)), np.where(ok, 0, y.fillna(0)).astype(int)]
-    return pd.Series(ok | (pick >= sc.max(1)), index=df.index)
-
-def _argmax_says(df, i):
-    sc = df.loc[i, _SCORES].astype(float)
-    return (f"y_pred is {df.y_pred[i]}, but the largest of its scores is {sc.idxmax()} ({sc.max():g}); an answer "
-            "is the argmax of the three scores")
-
-def _optional(*checks): return pa.Column(None, list(checks), nullable=True, required=False)
-
-PREDICTIONS = pa.DataFrameSchema(
-    {"y_true": pa.Column(None, _label_rule()), "y_pred": pa.Column(None, _label_rule()),
-     **{c: pa.Column(None, [stripped()] if c in ("category", "group") else [], metadata={"empty": _EVERY})
-        for c in ("category", "group", "model", "run_id", "dataset")},
-     "text": pa.Column(None, nullable=True),
-     "seed": _optional(numbers(integer, "not an integer", "give each tuned prompt's seed as an integer (or leave the "
-                               "column empty for a prompt without seeds).")),
-     **{c: _optional(numbers(lambda v: v.between(0, 1), "not a number in [0, 1]",
-                             "write accuracies as fractions in [0, 1], or leave them empty."))
-        for c in ("validation_accuracy", "test_accuracy")},
-     **{c: _optional(numbers(lambda v: finite(v) & (v >= 0), "not a number ≥ 0", "write the validation loss, "
-                             "macro-F1s and answer counts as numbers, or leave them empty.")) for c in QUALITY_COLUMNS},
-     **{c: _optional(numbers(lambda v: v.notna(), "not a number", "write the label scores as numbers (logits), "
-                             "or drop the score columns.")) for c in _SCORES}},
-    checks=[one_spelling("group", ["category"]),
-            rule(_seeds_mixed, lambda df, i: f"seed is empty, and other rows of prompt {df.run_id[i]} have one",
-                 "give every row of a tuned prompt its seed (spbias predict writes it)."),
-            rule(lambda df: _unfinite(df).eq("").all(axis=1),
-                 lambda df, i: f"{(c := _unfinite(df).loc[i].max())} is {df[c][i]}, not a finite number",
-                 "score the prompt again; a NaN or infinite score comes from a broken prompt (check its prompt.npz), "
-                 "and its answers mean nothing."),
-            rule(_argmax_agrees, _argmax_says, "write y_pred as the argmax of the three scores (spbias predict does), "
-                 "or drop the score columns.")],
-    metadata={"header": f"write a header with {' '.join(BASE_COLUMNS)}."})
 
 def _read_one(path:Path)->pd.DataFrame:
     path = Path(path)
