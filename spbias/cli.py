@@ -25,6 +25,7 @@ COMMANDS = {  # name: (module:function, one-line help)
     "templates":      ("spbias.template_files:main", "generate bias test sets (czarnowska | ours | ns-prompts | regard | FILE.csv)"),
     "gaps":           ("spbias.metrics:main_gaps", "group-fairness gaps with 95% CIs from predictions TSVs"),
     "table2":         ("spbias.metrics:main_table2", "the papers' Table 2: net count of significant gaps"),
+    "power":          ("spbias.power:main", "prompts, templates and terms needed to detect a gap (80% power), from a pilot"),
     "compare":        ("spbias.compare:main", "the difference of two models' or probes' gaps (A − B), paired tests on the same bias set"),
     "robustness":     ("spbias.robustness:main", "does each gap survive: sign across prompts, templates, interval methods, other probes"),
     "apes":           ("spbias.apes:main", "APES Yes/No stereotype probes (generate | predict | report)"),

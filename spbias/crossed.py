@@ -13,7 +13,7 @@ from .intervals import ALPHA, SUMMARY_KEYS, _across, testable
 # %% auto #0
 __all__ = ['ESTIMANDS', 'CROSSED_COLUMNS', 'template_terms', 'derive_terms', 'terms_note', 'anova2', 'anova3', 'satterthwaite',
            'pooled_terms', 'term_weight', 'gap_variance', 'term_counts', 'fit_cells', 'crossed_summary',
-           'variance_components', 'design_se']
+           'variance_components', 'design_table', 'design_arrays', 'design_se']
 
 # %% ../nbs/22d_crossed.ipynb #cab40459
 ESTIMANDS = {"group": "group over its terms", "terms": "these terms"}
@@ -25,16 +25,21 @@ def _term_of(words:list[str], pre:int, suf:int)->str:
     t = re.sub(r"['’]s$", "", t).strip()
     for a in _ARTICLES:
         if t.startswith(a) and len(t) > len(a): t = t[len(a):]
-    return t
+    return "" if t in ("a", "an", "the") else t   # an unmarked filling: only its article differs
 
 def template_terms(texts:list[str] # the fillings of one template
                   )->list[str|None]:
     "Each filling's term: the words between the prefix and suffix all fillings share (None where fewer than two differ)."
     if len(set(texts)) < 2: return [None] * len(texts)
-    words = [t.split() for t in texts]; n = min(map(len, words))
+    words = [[x for x in (re.sub(r"[.,;:!?\"()]", "", x).lower() for x in t.split()) if x] for t in texts]
+    n = min(map(len, words))
     pre = next((i for i in range(n) if len({w[i] for w in words}) > 1), n)
     suf = next((i for i in range(n - pre) if len({w[len(w) - 1 - i] for w in words}) > 1), n - pre)
-    return [_term_of(w, pre, suf) or None for w in words]
+    spans = [w[pre:len(w) - suf] for w in words]
+    # a word every span holds is the template's own (the noun of "deaf writer", "writer with epilepsy"): not the term
+    common = set.intersection(*(set(s) for s in spans))
+    spans = [[x for x in s if x not in common] or s for s in spans]
+    return [_term_of(s, 0, 0) or None for s in spans]
 
 # %% ../nbs/22d_crossed.ipynb #993ede9c
 def derive_terms(preds:pd.DataFrame # predictions: category, group, text, template_id (or a `term` column)
@@ -245,35 +250,49 @@ def variance_components(preds:pd.DataFrame, # predictions with template_id (the 
     return pd.DataFrame(rows, columns=SUMMARY_KEYS + ["component", "variance", "n_levels", "n_groups"])
 
 # %% ../nbs/22d_crossed.ipynb #fb01fffb
+def design_table(components:pd.DataFrame # variance_components' table (a pilot's)
+                )->tuple[pd.DataFrame, dict]:
+    "The keys of each gap and, as arrays, its components, levels, groups and term weight: what `design_se` computes from."
+    w = components.pivot_table(index=SUMMARY_KEYS, columns="component", values="variance", aggfunc="first", dropna=False)
+    lv = components.pivot_table(index=SUMMARY_KEYS, columns="component", values="n_levels", aggfunc="first")
+    w = w.reindex(lv.index); K0 = lv["term"].to_numpy(float)
+    K_inv = pd.Series(1 / K0, index=lv.index).groupby([k for k in SUMMARY_KEYS if k != "group"])
+    G = K_inv.transform("size").to_numpy(float)
+    get = lambda c: np.nan_to_num(w[c].to_numpy(float)) if c in w else np.zeros(len(w))
+    arr = {c: get(c) for c in ("prompt", "template", "residual", "term", "prompt:term", "template:term", "term:residual")}
+    arr |= dict(K0=K0, G=G, P0=lv["prompt"].to_numpy(float), T0=lv["template"].to_numpy(float),
+                f0=(1 - 1 / G) ** 2 / K0 + (K_inv.transform("sum").to_numpy() - 1 / K0) / G ** 2,
+                has_w=w["term"].notna().to_numpy() if "term" in w else np.zeros(len(w), bool))
+    return lv.index.to_frame(index=False), arr
+
+def design_arrays(a:dict, # design_table's arrays
+                  n_prompts=None, n_templates=None, n_terms=None)->tuple[np.ndarray, np.ndarray]:
+    "The SE and Satterthwaite df of each gap under a design (None: the pilot's)."
+    K = a["K0"] if n_terms is None else np.full(len(a["K0"]), float(n_terms)); G, f0 = a["G"], a["f0"]
+    f = f0 if n_terms is None else (G - 1) / (G * K)
+    P = a["P0"] if n_prompts is None else np.full(len(K), float(n_prompts))
+    T = a["T0"] if n_templates is None else np.full(len(K), float(n_templates))
+    W, PW, TW, E3 = a["term"], a["prompt:term"], a["template:term"], a["term:residual"]
+    sP = np.maximum(a["prompt"] + PW * (f - f0), 0); sT = np.maximum(a["template"] + TW * (f - f0), 0)
+    sE = np.maximum(a["residual"] + E3 * (f - f0), 0)
+    parts = [(1 / (P * T), T * sP + sE, P - 1), (1 / (P * T), P * sT + sE, T - 1), (-1 / (P * T), sE, (P - 1) * (T - 1))]
+    dfw = G * (K - 1)   # the pooled term df: every group has K terms
+    c = np.where(dfw > 0, f / (P * T), 0)
+    parts += [(c, P * T * W + T * PW + P * TW + E3, dfw), (-c, T * PW + E3, dfw * (P - 1)),
+              (-c, P * TW + E3, dfw * (T - 1)), (c, E3, dfw * (P - 1) * (T - 1))]
+    var, df = satterthwaite(parts)
+    var = var + np.where(dfw > 0, 0, f * W)   # a term variance no design of one term a group can estimate
+    return np.sqrt(var), df
+
 def design_se(components:pd.DataFrame, # variance_components' table (a pilot's)
               n_prompts:int|None=None, n_templates:int|None=None, # None: the pilot's
               n_terms:int|None=None # terms per group (None: each group's own)
              )->pd.DataFrame:
     ("Per model, dataset, category, group and metric: the SE of its mean gap under a design of n prompts, templates and "
      "terms, and the df the crossed interval would have (Satterthwaite on the expected mean squares).")
-    w = components.pivot_table(index=SUMMARY_KEYS, columns="component", values="variance", aggfunc="first", dropna=False)
-    lv = components.pivot_table(index=SUMMARY_KEYS, columns="component", values="n_levels", aggfunc="first")
-    w = w.reindex(lv.index)
-    K0 = lv["term"].to_numpy(float)
-    attr = [k for k in SUMMARY_KEYS if k != "group"]
-    K_inv = pd.Series(1 / K0, index=lv.index); G = K_inv.groupby(attr).transform("size").to_numpy(float)
-    f0 = (1 - 1 / G) ** 2 / K0 + (K_inv.groupby(attr).transform("sum").to_numpy() - 1 / K0) / G ** 2
-    K = K0 if n_terms is None else np.full(len(K0), float(n_terms))
-    f = f0 if n_terms is None else (G - 1) / (G * K)
-    P = lv["prompt"].to_numpy(float) if n_prompts is None else np.full(len(K0), float(n_prompts))
-    T = lv["template"].to_numpy(float) if n_templates is None else np.full(len(K0), float(n_templates))
-    get = lambda c: np.nan_to_num(w[c].to_numpy(float)) if c in w else np.zeros(len(w))
-    W, PW, TW, E3 = (get(c) for c in ("term", "prompt:term", "template:term", "term:residual"))
-    sP = np.maximum(get("prompt") + PW * (f - f0), 0); sT = np.maximum(get("template") + TW * (f - f0), 0)
-    sE = np.maximum(get("residual") + E3 * (f - f0), 0)
-    parts = [(1 / (P * T), T * sP + sE, P - 1), (1 / (P * T), P * sT + sE, T - 1), (-1 / (P * T), sE, (P - 1) * (T - 1))]
-    dfw = (G * (K - 1))   # the pooled term df: every group has K terms
-    c = np.where(dfw > 0, f / (P * T), 0)
-    parts += [(c, P * T * W + T * PW + P * TW + E3, dfw), (-c, T * PW + E3, dfw * (P - 1)),
-              (-c, P * TW + E3, dfw * (T - 1)), (c, E3, dfw * (P - 1) * (T - 1))]
-    var, df = satterthwaite(parts)
-    has_w = "term" in w and w["term"].notna().to_numpy()
-    var = var + np.where(dfw > 0, 0, f * W)   # a term variance no design of one term a group can estimate
-    est = np.where(has_w, ESTIMANDS["group"], ESTIMANDS["terms"])
-    return lv.index.to_frame(index=False).assign(se=np.sqrt(var), df=df, estimand=est, n_prompts=P.astype(int),
-                                                 n_templates=T.astype(int), n_terms=K.astype(int))
+    keys, a = design_table(components)
+    se, df = design_arrays(a, n_prompts, n_templates, n_terms)
+    pick = lambda n, k: a[k] if n is None else np.full(len(se), float(n))
+    return keys.assign(se=se, df=df, estimand=np.where(a["has_w"], ESTIMANDS["group"], ESTIMANDS["terms"]),
+                       n_prompts=pick(n_prompts, "P0").astype(int), n_templates=pick(n_templates, "T0").astype(int),
+                       n_terms=pick(n_terms, "K0").astype(int))

@@ -25,10 +25,12 @@ def simulate_cells(rng:np.random.Generator, reps:int, # replicates drawn at once
     ("0/1 outcomes `[reps, P, T, W]` of one sentence per prompt, template and term: Bernoulli at the clipped sum of "
      "the group's rate and crossed normal effects.")
     P, T, K = n_prompts, n_templates, np.asarray(terms); G, W = len(K), int(K.sum()); tg = np.repeat(np.arange(G), K)
-    n = lambda k, *shape: rng.normal(0, sd.get(k, 0.0), (reps, *shape))
-    r = (np.asarray(base, float)[tg] + n("prompt_group", P, 1, G)[..., tg] + n("template_group", 1, T, G)[..., tg]
+    n = lambda k, *shape: rng.normal(0, sd[k], (reps, *shape)).astype(np.float32) if sd.get(k, 0) > 0 else 0
+    per_term = lambda x: x[..., tg] if np.ndim(x) else x   # a group's effect, on each of its terms
+    r = (np.asarray(base, np.float32)[tg] + per_term(n("prompt_group", P, 1, G)) + per_term(n("template_group", 1, T, G))
          + n("term", 1, 1, W) + n("prompt_term", P, 1, W) + n("template_term", 1, T, W) + n("residual", P, T, W))
-    return (rng.random((reps, P, T, W)) < np.clip(r, 0, 1)).astype(np.float32)
+    r = np.broadcast_to(r, (reps, P, T, W))
+    return (rng.random((reps, P, T, W), dtype=np.float32) < np.clip(r, 0, 1)).astype(np.float32)
 
 def true_gaps(base:np.ndarray, sd:dict)->np.ndarray:
     "Each group's expected rate over the population of prompts, templates and terms, minus the groups' mean."
