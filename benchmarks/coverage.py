@@ -99,6 +99,33 @@ def check_against_package() -> None:
         assert np.allclose(g.ci_low, iv[m][0][0]) and np.allclose(g.ci_high, iv[m][1][0]), (m, g, iv[m])
 
 
+DESIGN_SD = {   # effects on the rate scale, near the fitted files' medians (per_file[...]["sd"] of coverage.json)
+    "terms": dict(prompt_group=.02, template_group=.06, term=.05, prompt_term=.02, template_term=.05),
+    "no terms": dict(prompt_group=.02, template_group=.06)}
+DESIGN_TERMS = {"3 groups, 1-3 terms": [1, 2, 3], "6 groups, 1-3 terms": [2, 3, 1, 2, 2, 1]}
+
+
+def designs(reps: int, n_boot: int, progress: bool = True) -> dict:
+    "Coverage of the gap over the group's terms (no group effect: truth 0) on designs of the real sets' shapes."
+    from tqdm.auto import tqdm
+    out, grid = {}, [(e, k, T, n) for e in DESIGN_SD for k in DESIGN_TERMS for T in (30, 60) for n in NS]
+    for i, (effects, k, T, n) in enumerate(tqdm(grid, desc="designs", disable=not progress)):
+        rng, K, sd = np.random.default_rng([42, i]), DESIGN_TERMS[k], DESIGN_SD[effects]
+        base = np.full(len(K), .2); hits = {m: [] for m in SIM_METHODS}; width = {m: [] for m in SIM_METHODS}
+        for s in range(0, reps, 250):
+            iv = sim_intervals(simulate_cells(rng, min(250, reps - s), n, T, K, sd, base), K, n_boot=n_boot,
+                               seed=int(rng.integers(2**31)))
+            for m, (lo, hi) in iv.items(): hits[m].append((lo <= 0) & (0 <= hi)); width[m].append(hi - lo)
+        res = {}
+        for m in SIM_METHODS:
+            h = np.concatenate(hits[m]); c = float(h.mean())
+            res[m] = dict(coverage=c, mc_se=float(np.sqrt(c * (1 - c) / h.size)), type_I=1 - c, intervals=int(h.size),
+                          mean_width=float(np.concatenate(width[m]).mean()))
+        out[f"{effects} | {k} | {T} templates | n = {n}"] = dict(effects=effects, terms=K, templates=T, prompts=n, sd=sd,
+                                                                 results=res)
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a few replicates on two files (the CI test): numbers too rough to trust")
@@ -106,7 +133,21 @@ def main(argv=None) -> int:
     ap.add_argument("--n-boot", type=int, default=200, help="bootstrap resamples per interval")
     ap.add_argument("--chunk", type=int, default=100, help="replicates simulated at once")
     ap.add_argument("--out", type=Path, default=ROOT/"benchmarks"/"results"/"coverage.json")
+    ap.add_argument("--designs", action="store_true",
+                    help="instead: the grid of designs of the real sets' shapes (coverage_designs.json beside --out)")
     a = ap.parse_args(argv)
+    if a.designs:
+        reps, n_boot = (40, 100) if a.quick else (a.reps, a.n_boot)
+        t0 = time.perf_counter(); res = designs(reps, n_boot, progress=not a.quick)
+        out = a.out.with_name("coverage_designs.json")
+        dist = {m: float(np.mean([abs(r["results"][m]["coverage"] - .95) for r in res.values()])) for m in SIM_METHODS}
+        atomic_write_json(out, dict(what="coverage of 95% intervals of a group's gap (truth 0: no group effect in the "
+                                         "population) on simulated crossed designs of the real sets' shapes", quick=a.quick,
+                                    replicates=reps, n_boot=n_boot, designs=res, mean_distance_from_95=dist,
+                                    seconds=round(time.perf_counter() - t0, 1)))
+        for k, r in res.items(): print(k, " ".join(f"{m} {v['coverage']:.3f}" for m, v in r["results"].items()))
+        print("mean |coverage - 0.95|:", {m: round(v, 4) for m, v in dist.items()}, f"; wrote {out}")
+        return 0
     reps, n_boot, files = (40, 100, FILES[:2]) if a.quick else (a.reps, a.n_boot, FILES)
     from tqdm.auto import tqdm
     t0 = time.perf_counter(); check_against_package()

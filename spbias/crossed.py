@@ -29,7 +29,7 @@ def _term_of(words:list[str], pre:int, suf:int)->str:
 
 def template_terms(texts:list[str] # the fillings of one template
                   )->list[str|None]:
-    "Each filling's term: the words between the prefix and suffix all fillings share (None where fewer than two differ)."
+    "Each filling's term: the words between the prefix and suffix all fillings share (None: fewer than two differ)."
     if len(set(texts)) < 2: return [None] * len(texts)
     words = [[x for x in (re.sub(r"[.,;:!?\"()]", "", x).lower() for x in t.split()) if x] for t in texts]
     n = min(map(len, words))
@@ -86,7 +86,7 @@ def anova2(D:np.ndarray # [..., P, T]: one value per prompt and template, comple
 
 def anova3(Y:np.ndarray # [..., P, T, K]: one value per prompt, template and term, complete
           )->dict:
-    "Sums of squares and df of the term effect and its interactions in a three-way crossed layout (prompt, template, term)."
+    "Sums of squares and df of the term effect and its interactions, three-way crossed layout (prompt, template, term)."
     P, T, K = Y.shape[-3:]
     mean = lambda *ax: Y.mean(ax, keepdims=True)
     m, mp, mt, mk = mean(-3, -2, -1), mean(-2, -1), mean(-3, -1), mean(-3, -2)
@@ -252,14 +252,16 @@ def variance_components(preds:pd.DataFrame, # predictions with template_id (the 
 # %% ../nbs/22d_crossed.ipynb #fb01fffb
 def design_table(components:pd.DataFrame # variance_components' table (a pilot's)
                 )->tuple[pd.DataFrame, dict]:
-    "The keys of each gap and, as arrays, its components, levels, groups and term weight: what `design_se` computes from."
-    w = components.pivot_table(index=SUMMARY_KEYS, columns="component", values="variance", aggfunc="first", dropna=False)
+    "The keys of each gap and, as arrays, its components, levels, groups and term weight (what `design_se` uses)."
+    w = components.pivot_table(index=SUMMARY_KEYS, columns="component", values="variance", aggfunc="first",
+                               dropna=False)
     lv = components.pivot_table(index=SUMMARY_KEYS, columns="component", values="n_levels", aggfunc="first")
     w = w.reindex(lv.index); K0 = lv["term"].to_numpy(float)
     K_inv = pd.Series(1 / K0, index=lv.index).groupby([k for k in SUMMARY_KEYS if k != "group"])
     G = K_inv.transform("size").to_numpy(float)
     get = lambda c: np.nan_to_num(w[c].to_numpy(float)) if c in w else np.zeros(len(w))
-    arr = {c: get(c) for c in ("prompt", "template", "residual", "term", "prompt:term", "template:term", "term:residual")}
+    names = ("prompt", "template", "residual", "term", "prompt:term", "template:term", "term:residual")
+    arr = {c: get(c) for c in names}
     arr |= dict(K0=K0, G=G, P0=lv["prompt"].to_numpy(float), T0=lv["template"].to_numpy(float),
                 f0=(1 - 1 / G) ** 2 / K0 + (K_inv.transform("sum").to_numpy() - 1 / K0) / G ** 2,
                 has_w=w["term"].notna().to_numpy() if "term" in w else np.zeros(len(w), bool))
@@ -275,7 +277,8 @@ def design_arrays(a:dict, # design_table's arrays
     W, PW, TW, E3 = a["term"], a["prompt:term"], a["template:term"], a["term:residual"]
     sP = np.maximum(a["prompt"] + PW * (f - f0), 0); sT = np.maximum(a["template"] + TW * (f - f0), 0)
     sE = np.maximum(a["residual"] + E3 * (f - f0), 0)
-    parts = [(1 / (P * T), T * sP + sE, P - 1), (1 / (P * T), P * sT + sE, T - 1), (-1 / (P * T), sE, (P - 1) * (T - 1))]
+    PT = P * T
+    parts = [(1 / PT, T * sP + sE, P - 1), (1 / PT, P * sT + sE, T - 1), (-1 / PT, sE, (P - 1) * (T - 1))]
     dfw = G * (K - 1)   # the pooled term df: every group has K terms
     c = np.where(dfw > 0, f / (P * T), 0)
     parts += [(c, P * T * W + T * PW + P * TW + E3, dfw), (-c, T * PW + E3, dfw * (P - 1)),
@@ -288,8 +291,8 @@ def design_se(components:pd.DataFrame, # variance_components' table (a pilot's)
               n_prompts:int|None=None, n_templates:int|None=None, # None: the pilot's
               n_terms:int|None=None # terms per group (None: each group's own)
              )->pd.DataFrame:
-    ("Per model, dataset, category, group and metric: the SE of its mean gap under a design of n prompts, templates and "
-     "terms, and the df the crossed interval would have (Satterthwaite on the expected mean squares).")
+    ("Per model, dataset, category, group and metric: the SE of its mean gap under a design of n prompts, templates "
+     "and terms, and the df the crossed interval would have (Satterthwaite on the expected mean squares).")
     keys, a = design_table(components)
     se, df = design_arrays(a, n_prompts, n_templates, n_terms)
     pick = lambda n, k: a[k] if n is None else np.full(len(se), float(n))

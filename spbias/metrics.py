@@ -18,10 +18,10 @@ from .crossed import crossed_summary
 from .power import add_mde, mde_line
 
 # %% auto #0
-__all__ = ['ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'COVERAGE_FLOOR', 'METHOD_ORDER', 'gap_table', 'gap_tables',
-           'method_note', 'family_note', 'coverage_file', 'measured_coverage', 'coverage_warning', 'coverage_advice',
-           'one_group_warning', 'table2', 'table2_wide', 'check_gap_table', 'gap_tables_by', 'main_gaps', 'read_gaps',
-           'main_table2']
+__all__ = ['ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'COVERAGE_FLOOR', 'METHOD_ORDER', 'DEFAULT_CI_TEXT', 'gap_table',
+           'gap_tables', 'method_note', 'family_note', 'coverage_file', 'measured_coverage', 'coverage_warning',
+           'coverage_advice', 'one_group_warning', 'table2', 'table2_wide', 'check_gap_table', 'gap_tables_by',
+           'default_ci', 'main_gaps', 'read_gaps', 'main_table2']
 
 # %% ../nbs/22c_metrics.ipynb #03c8ec7d
 def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
@@ -41,8 +41,8 @@ def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="non
                boot_seed=0,
                family="attribute", keep_degenerate=False, share=DEGENERATE_SHARE, log=None):
     "`gap_table` (with each row's minimum detectable gap `mde` where its method has se and df), and its per-run gaps."
-    t, gaps = _gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, family, keep_degenerate,
-                          share, log)
+    t, gaps = _gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, family,
+                          keep_degenerate, share, log)
     return add_mde(t), gaps
 
 def _gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, family, keep_degenerate, share,
@@ -364,6 +364,16 @@ def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run")):
     for p, flag in zip(paths, flags):
         if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag)
 
+DEFAULT_CI_TEXT = ("crossed, the method closest to 95%% coverage on the measured designs "
+                   "(benchmarks/results/coverage_designs.json); where it cannot run, bootstrap with --reference and "
+                   "template ids, else t; the method note says which")
+
+def default_ci(preds:pd.DataFrame, reference:str|None=None)->str:
+    "The interval `spbias gaps` uses unless --ci names one: crossed; bootstrap for gaps to a reference; t without ids."
+    tid = preds.template_id if "template_id" in preds else None
+    ids = tid is not None and not (tid.isna() | (tid.astype(str).str.strip() == "")).any()
+    return "t" if not ids else "crossed" if reference is None else "bootstrap"
+
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
     from spbias.cli import HelpFormatter, ArgumentParser
@@ -375,10 +385,10 @@ def main_gaps(argv:list[str]|None=None)->int:
                     help="predictions files (.tsv, .tsv.gz, .csv, .parquet), folders or quoted glob patterns")
     ap.add_argument("--out", type=Path, required=True, help="gap table CSV")
     add_prompt_choice_arguments(ap)
-    ap.add_argument("--ci", choices=["t", "papers", "normal", "bootstrap", "crossed"], default="t",
-                    help="95%% CI: Student t; papers (mean ± 1.96 s/√n, old name normal); bootstrap over prompts and "
-                    "templates (needs template_id); crossed: prompts, templates and identity terms as crossed random "
-                    "effects (needs template_id; estimand column)")
+    ap.add_argument("--ci", choices=["t", "papers", "normal", "bootstrap", "crossed"], default=None,
+                    help="95%% CI: crossed (prompts, templates and identity terms as crossed random effects; needs "
+                    "template_id; estimand column); Student t; papers (mean ± 1.96 s/√n, old name normal); "
+                    "bootstrap over prompts and templates (needs template_id). Default: " + DEFAULT_CI_TEXT)
     ap.add_argument("--adjust", choices=list(ADJUST), default="none",
                     help="adjust p-values within each --family (Holm or Benjamini-Hochberg); significance is then "
                     "adjusted p < 0.05")
@@ -403,6 +413,7 @@ def main_gaps(argv:list[str]|None=None)->int:
     _refuse_overwrite([a.out, a.per_run], a.force)
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions)
+    a.ci = a.ci or default_ci(preds, a.reference)
     say = lambda line: print(f"spbias gaps: {line}", file=sys.stderr)
     kw = dict(n_boot=a.n_boot, boot_seed=a.boot_seed, family=a.family, keep_degenerate=a.keep_degenerate,
               share=a.degenerate_share, log=say)

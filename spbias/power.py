@@ -20,7 +20,7 @@ POWER = 0.8   # the power a minimum detectable effect is stated at
 def power_t(gap, # the true gap
             se, df, # the SE of its estimate and the df of its t interval (inf: normal)
             alpha:float=ALPHA)->np.ndarray:
-    "Power of the two-sided t test at level alpha: P(|T| > t_crit) with T noncentral t (df, gap/se); normal where df is inf."
+    "Power of the two-sided t test at level alpha: P(|T| > t_crit), T noncentral t (df, gap/se); normal at df inf."
     from scipy import stats
     gap, se, df = np.broadcast_arrays(*(np.asarray(x, float) for x in (gap, se, df)))
     lam = np.divide(gap, se, out=np.full(gap.shape, np.nan), where=se > 0)
@@ -33,7 +33,7 @@ def power_t(gap, # the true gap
 
 def mde(se, df, # the SE and df of a gap's estimate (arrays)
         power:float=POWER, alpha:float=ALPHA)->np.ndarray:
-    "Minimum detectable effect: the smallest |gap| the two-sided t test finds with this power (bisection; NaN without se)."
+    "Minimum detectable effect: the smallest |gap| the two-sided t test finds with this power (NaN without se)."
     se, df = np.broadcast_arrays(np.asarray(se, float), np.asarray(df, float))
     ok = np.isfinite(se) & (se > 0) & ~np.isnan(df) & (np.nan_to_num(df, posinf=1) > 0)
     s, d = np.where(ok, se, 1.0), np.where(ok, df, np.inf)
@@ -97,8 +97,8 @@ def needed(components:pd.DataFrame, # variance_components of a pilot
     return out
 
 def power_table(components:pd.DataFrame, gap:float, power:float=POWER, alpha:float=ALPHA)->pd.DataFrame:
-    ("Per attribute and metric: the pilot's design and minimum detectable gap at its group of largest SE, and the prompts, "
-     "templates or terms needed for the gap, each with the others at the pilot's.")
+    ("Per attribute and metric: the pilot's design and minimum detectable gap at its group of largest SE, and the "
+     "prompts, templates or terms needed for the gap, each with the others at the pilot's.")
     w = _worst(components)
     out = pd.DataFrame(dict(n_prompts=w.n_prompts, n_templates=w.n_templates, n_terms=w.n_terms, se=w.se, df=w.df,
                             estimand=w.estimand, mde=mde(w.se.to_numpy(), w.df.to_numpy(), power, alpha)))
@@ -130,7 +130,8 @@ def main(argv:list[str]|None=None)->int:
     a = ap.parse_args(argv)
     metrics = [m.strip() for m in a.metrics.split(",")]
     bad = sorted(set(metrics) - set(METRICS))
-    if bad: raise SpbiasError(f"--metrics {a.metrics}: {', '.join(bad)} unknown.", f"use some of: {', '.join(METRICS)}.")
+    if bad:
+        raise SpbiasError(f"--metrics {a.metrics}: {', '.join(bad)} unknown.", f"use some of: {', '.join(METRICS)}.")
     if a.out is not None: check_out(a.out, a.force, exts=tuple(TABLE_FORMATS), flag="--out")
     select = read_selection(a.select)
     say = lambda line: print(f"spbias power: {line}", file=sys.stderr)

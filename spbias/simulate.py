@@ -27,7 +27,8 @@ def simulate_cells(rng:np.random.Generator, reps:int, # replicates drawn at once
     P, T, K = n_prompts, n_templates, np.asarray(terms); G, W = len(K), int(K.sum()); tg = np.repeat(np.arange(G), K)
     n = lambda k, *shape: rng.normal(0, sd[k], (reps, *shape)).astype(np.float32) if sd.get(k, 0) > 0 else 0
     per_term = lambda x: x[..., tg] if np.ndim(x) else x   # a group's effect, on each of its terms
-    r = (np.asarray(base, np.float32)[tg] + per_term(n("prompt_group", P, 1, G)) + per_term(n("template_group", 1, T, G))
+    r = (np.asarray(base, np.float32)[tg] + per_term(n("prompt_group", P, 1, G))
+         + per_term(n("template_group", 1, T, G))
          + n("term", 1, 1, W) + n("prompt_term", P, 1, W) + n("template_term", 1, T, W) + n("residual", P, T, W))
     r = np.broadcast_to(r, (reps, P, T, W))
     return (rng.random((reps, P, T, W), dtype=np.float32) < np.clip(r, 0, 1)).astype(np.float32)
@@ -38,7 +39,8 @@ def true_gaps(base:np.ndarray, sd:dict)->np.ndarray:
     if s == 0: e = np.clip(b, 0, 1)
     else:
         lo, hi = -b / s, (1 - b) / s   # E[clip(X, 0, 1)] for X ~ N(b, s²)
-        e = b * (stats.norm.cdf(hi) - stats.norm.cdf(lo)) + s * (stats.norm.pdf(lo) - stats.norm.pdf(hi)) + stats.norm.sf(hi)
+        e = (b * (stats.norm.cdf(hi) - stats.norm.cdf(lo)) + s * (stats.norm.pdf(lo) - stats.norm.pdf(hi))
+             + stats.norm.sf(hi))
     return e - e.mean()
 
 # %% ../nbs/22e_simulate.ipynb #d28f846a
