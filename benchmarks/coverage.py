@@ -133,6 +133,8 @@ def main(argv=None) -> int:
     ap.add_argument("--n-boot", type=int, default=200, help="bootstrap resamples per interval")
     ap.add_argument("--chunk", type=int, default=100, help="replicates simulated at once")
     ap.add_argument("--out", type=Path, default=ROOT/"benchmarks"/"results"/"coverage.json")
+    ap.add_argument("--from-partial", action="store_true",
+                    help="write --out from the files a stopped run finished (OUT.partial.json); the rest listed as missing")
     ap.add_argument("--designs", action="store_true",
                     help="instead: the grid of designs of the real sets' shapes (coverage_designs.json beside --out)")
     a = ap.parse_args(argv)
@@ -158,12 +160,14 @@ def main(argv=None) -> int:
         if (old.get("replicates"), old.get("n_boot")) == (reps, n_boot): per_file = old["per_file"]
     for i, path in enumerate(tqdm(files, desc="files")):
         key = str(Path(path).relative_to(ROOT))
-        if key in per_file: continue
+        if key in per_file or a.from_partial: continue
         rng = np.random.default_rng([41, i])   # one stream per file: a resumed run draws what a whole run would
         f = fit(path)
         f["results"] = {str(n): run_design(f, n, reps, n_boot, rng, a.chunk) for n in NS}
         per_file[key] = f
         if not a.quick: atomic_write_json(part, dict(replicates=reps, n_boot=n_boot, per_file=per_file))
+    missing = [str(Path(p).relative_to(ROOT)) for p in files if str(Path(p).relative_to(ROOT)) not in per_file]
+    if not per_file: raise SystemExit(f"no finished file in {part}: run without --from-partial first")
     pooled = {}
     for n in map(str, NS):
         for m in SIM_METHODS:
@@ -177,11 +181,12 @@ def main(argv=None) -> int:
                     "each predictions file's fitted variance components (prompts, templates, identity terms crossed)",
                estimand="the group's gap over its possible terms, templates and prompts", quick=a.quick, replicates=reps,
                n_boot=n_boot, ns=list(NS), methods=list(SIM_METHODS), results=pooled, per_file=per_file,
+               complete=not missing, files_missing=missing,
                seconds=round(time.perf_counter() - t0, 1),
                machine=dict(python=platform.python_version(), spbias=spbias.__version__, cpu=platform.processor() or platform.machine(),
                             load=list(np.round(__import__("os").getloadavg(), 2))))
     atomic_write_json(a.out, doc)
-    if part.is_file() and not a.quick: part.unlink()
+    if part.is_file() and not a.quick and not missing: part.unlink()
     for n, r in pooled.items():
         print(f"n = {n:>2}: " + ", ".join(f"{m} {v['coverage']:.3f} [{v['coverage_min']:.2f}-{v['coverage_max']:.2f}] "
                                           f"type-I {v['type_I']:.3f}" for m, v in r.items()))
