@@ -71,7 +71,9 @@ def _worst(components, **design):
 def needed(components:pd.DataFrame, # variance_components of a pilot
            gap:float, # the gap to detect (rate scale, e.g. 0.05)
            vary:str, # "prompts", "templates" or "terms": the one varied, the others at the pilot's
-           power:float=POWER, alpha:float=ALPHA)->pd.Series:
+           power:float=POWER, alpha:float=ALPHA,
+           fixed:dict|None=None # the others' numbers where not the pilot's, e.g. {"n_terms": 10}
+          )->pd.Series:
     ("Per attribute and metric: the smallest number of prompts, templates or terms (per group) at which every group's "
      "gap of this size is found with this power (NaN: not within LIMITS).")
     if vary not in LIMITS: raise SpbiasError(f"vary {vary!r} is unknown.", f"use one of: {', '.join(LIMITS)}.")
@@ -80,7 +82,7 @@ def needed(components:pd.DataFrame, # variance_components of a pilot
     attr = keys.drop(columns="group"); codes, uniq = pd.factorize(pd.MultiIndex.from_frame(attr))
     index = pd.MultiIndex.from_tuples(list(uniq), names=list(attr.columns))
     def ok(n):   # every group of an attribute found with this power at n
-        se, df = design_arrays(arr, **{f"n_{vary}": n})
+        se, df = design_arrays(arr, **({**(fixed or {}), f"n_{vary}": n}))
         hit = power_t(gap, se, df, alpha) >= power
         return pd.Series(np.bincount(codes, ~hit, minlength=len(uniq)) == 0, index=index)
     top = LIMITS[vary]
@@ -96,14 +98,19 @@ def needed(components:pd.DataFrame, # variance_components of a pilot
             if ok(n)[key]: out[key] = n; break
     return out
 
-def power_table(components:pd.DataFrame, gap:float, power:float=POWER, alpha:float=ALPHA)->pd.DataFrame:
+def power_table(components:pd.DataFrame, gap:float, power:float=POWER, alpha:float=ALPHA,
+                n_prompts:int|None=None, n_templates:int|None=None, n_terms:int|None=None # None: the pilot's
+               )->pd.DataFrame:
     ("Per attribute and metric: the pilot's design and minimum detectable gap at its group of largest SE, and the "
      "prompts, templates or terms needed for the gap, each with the others at the pilot's.")
-    w = _worst(components)
+    design = {k: v for k, v in dict(n_prompts=n_prompts, n_templates=n_templates, n_terms=n_terms).items()
+              if v is not None}
+    w = _worst(components, **design)
     out = pd.DataFrame(dict(n_prompts=w.n_prompts, n_templates=w.n_templates, n_terms=w.n_terms, se=w.se, df=w.df,
                             estimand=w.estimand, mde=mde(w.se.to_numpy(), w.df.to_numpy(), power, alpha)))
     out.insert(0, "gap", gap)
-    for v in LIMITS: out[f"{v}_needed"] = needed(components, gap, v, power, alpha)
+    for v in LIMITS:
+        out[f"{v}_needed"] = needed(components, gap, v, power, alpha, {k: x for k, x in design.items() if k != f"n_{v}"})
     return out.reset_index()
 
 # %% ../nbs/22f_power.ipynb #e5b675b0
@@ -113,7 +120,7 @@ DF_RULE = ("two-sided alpha 0.05, noncentral t with Satterthwaite df from the de
 def main(argv:list[str]|None=None)->int:
     "`spbias power`: from a pilot's variance components, the prompts, templates and terms needed to detect a gap."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import share, check_out, write_outputs
+    from spbias.checks import share, check_out, write_outputs, positive_int
     from spbias.core import TABLE_FORMATS
     from spbias.predictions import (METRICS, add_prompt_choice_arguments, group_metrics, load_predictions,
                                     read_selection, select_groups, top_runs)
@@ -124,6 +131,10 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--gap", type=share, required=True, help="the gap to detect, on the rate scale (e.g. 0.05)")
     ap.add_argument("--metrics", default="positive_FPR,negative_FPR", help="comma-separated metrics")
     ap.add_argument("--power", type=share, default=POWER, help="the power wanted")
+    for what in ("prompts", "templates", "terms"):
+        ap.add_argument(f"--{what}", type=positive_int, default=None,
+                        help=f"{what} of the design (per group for terms) where not the pilot's: the others' needs and the "
+                        "mde are computed at it")
     ap.add_argument("--out", type=Path, help="also write the table here (CSV)")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside instead of refusing")
     add_prompt_choice_arguments(ap)
@@ -139,10 +150,12 @@ def main(argv:list[str]|None=None)->int:
     top = top_runs(preds, a.top_k, keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
     kept = pd.MultiIndex.from_frame(select_groups(group_metrics(top), select)[["category", "group"]])
     top = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(kept)]
-    t = power_table(variance_components(top, metrics, a.centroid), a.gap, a.power)
+    t = power_table(variance_components(top, metrics, a.centroid), a.gap, a.power, n_prompts=a.prompts,
+                    n_templates=a.templates, n_terms=a.terms)
     if a.out is not None: write_outputs([(a.out, lambda p: save_table(t, p))])
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         print(t.drop(columns=["gap"]).to_string(index=False, float_format=lambda x: f"{x:.4g}"))
-    print(f"gap {a.gap:g} at {a.power:.0%} power: {DF_RULE}. *_needed: each with the others at the pilot's; NaN: not "
+    print(f"gap {a.gap:g} at {a.power:.0%} power: {DF_RULE}. *_needed: each with the others at the design's (the "
+          "pilot's unless --prompts/--templates/--terms); NaN: not "
           f"within {', '.join(f'{v} {k}' for k, v in LIMITS.items())}. mde: the pilot design's minimum detectable gap.")
     return 0
