@@ -110,7 +110,8 @@ def power_table(components:pd.DataFrame, gap:float, power:float=POWER, alpha:flo
                             estimand=w.estimand, mde=mde(w.se.to_numpy(), w.df.to_numpy(), power, alpha)))
     out.insert(0, "gap", gap)
     for v in LIMITS:
-        out[f"{v}_needed"] = needed(components, gap, v, power, alpha, {k: x for k, x in design.items() if k != f"n_{v}"})
+        others = {k: x for k, x in design.items() if k != f"n_{v}"}
+        out[f"{v}_needed"] = needed(components, gap, v, power, alpha, others)
     return out.reset_index()
 
 # %% ../nbs/22f_power.ipynb #e5b675b0
@@ -133,8 +134,8 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--power", type=share, default=POWER, help="the power wanted")
     for what in ("prompts", "templates", "terms"):
         ap.add_argument(f"--{what}", type=positive_int, default=None,
-                        help=f"{what} of the design (per group for terms) where not the pilot's: the others' needs and the "
-                        "mde are computed at it")
+                        help=f"{what} of the design (per group for terms) where not the pilot's: the others' "
+                        "needs and the mde are computed at it")
     ap.add_argument("--out", type=Path, help="also write the table here (CSV)")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside instead of refusing")
     add_prompt_choice_arguments(ap)
