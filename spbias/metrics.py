@@ -166,8 +166,8 @@ def coverage_advice(path:str|Path|None=None)->str:
              for k, r in sorted(doc["results"].items(), key=lambda kv: int(kv[0]))]
     ok = {k: [m for m, v in r.items() if v["coverage"] >= COVERAGE_FLOOR] for k, r in doc["results"].items()}
     trust = "; ".join(f"n = {k}: {', '.join(v) or 'none'}" for k, v in sorted(ok.items(), key=lambda kv: int(kv[0])))
-    return ("Measured coverage of the true gap (benchmarks/coverage.py, simulated at the published study's "
-            f"variation): {' | '.join(parts)}. "
+    return ("Measured coverage of the true gap over the group's terms (benchmarks/coverage.py: mean over simulations "
+            f"fitted to each predictions file): {' | '.join(parts)}. "
             f"At least 93%: {trust}.")
 
 
