@@ -12,8 +12,8 @@ from .intervals import ALPHA, SUMMARY_KEYS, _across, testable
 
 # %% auto #0
 __all__ = ['ESTIMANDS', 'CROSSED_COLUMNS', 'template_terms', 'derive_terms', 'terms_note', 'anova2', 'anova3', 'satterthwaite',
-           'pooled_terms', 'term_weight', 'gap_variance', 'term_counts', 'fit_cells', 'crossed_summary',
-           'variance_components', 'design_table', 'design_arrays', 'design_se']
+           'pooled_terms', 'term_weight', 'gap_variance', 'require_template_ids', 'term_counts', 'fit_cells',
+           'crossed_summary', 'variance_components', 'design_table', 'design_arrays', 'design_se']
 
 # %% ../nbs/22d_crossed.ipynb #cab40459
 ESTIMANDS = {"group": "group over its terms", "terms": "these terms"}
@@ -138,13 +138,20 @@ def gap_variance(a2:dict, # anova2 of a group's gaps per prompt and template
     return satterthwaite(parts)
 
 # %% ../nbs/22d_crossed.ipynb #2be5d25d
+def require_template_ids(df:pd.DataFrame, # predictions
+                         fix:str="score a bias set written by `spbias templates` (it has template_id) with "
+                                 "`spbias predict`.")->None:
+    "Refuse predictions without a template_id on every row: templates and identity terms are read from it."
+    if "template_id" not in df or (df.template_id.isna() | (df.template_id.astype(str).str.strip() == "")).any():
+        raise SpbiasError("prompts, templates and identity terms as crossed random effects need a template_id on every "
+                          "row, and these predictions lack it.", fix)
+
 def term_counts(preds:pd.DataFrame, # predictions with run and template_id (one template set)
                 terms:pd.Series # each row's identity term (derive_terms)
                )->dict:
     ("Per (model, dataset, category): its groups, the group of each term, the terms' names and counts "
      "`N[P prompts, T templates, W terms, 9]`.")
-    from spbias.bootstrap import _require_template_ids
-    _require_template_ids(preds)
+    require_template_ids(preds)
     df, out = preds.assign(_term=np.asarray(terms, dtype=str)), {}
     for (m, d), md in df.groupby(["model", "dataset"], sort=True):
         runs = sorted(md.run.unique())

@@ -14,7 +14,14 @@ from .intervals import *
 from .bootstrap import *
 from .intervals import _check_adjust, _check_family, _finish
 from .bootstrap import _draws, _require_template_ids
-from .crossed import crossed_summary
+from .crossed import crossed_summary, require_template_ids
+
+def _require_ids(preds, ci):
+    "The template ids the bootstrap and the crossed interval need, or the refusal that names --ci t."
+    if ci == "bootstrap": _require_template_ids(preds)
+    if ci == "crossed":
+        require_template_ids(preds, "score a bias set written by `spbias templates` (it has template_id) with `spbias "
+                                    "predict`, or use --ci t.")
 from .power import add_mde, mde_line
 
 # %% auto #0
@@ -48,7 +55,7 @@ def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="non
 def _gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, family, keep_degenerate, share,
                 log):
     ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
-    if ci in ("bootstrap", "crossed"): _require_template_ids(preds)   # fail before any work
+    _require_ids(preds, ci)   # fail before any work
     top = top_runs(preds, top_k, keep_degenerate=keep_degenerate, share=share, log=log)
     if not len(top):
         raise SpbiasError("no prompt is left: every prompt of the predictions is degenerate (the line above says why).",
@@ -329,7 +336,7 @@ def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", sel
     ("`gap_tables` per template set (where preds have `set`) and, with a reference group, beside the gaps to it: "
      "columns set, gap_to first.")
     ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
-    if ci in ("bootstrap", "crossed"): _require_template_ids(preds)
+    _require_ids(preds, ci)
     tabs, runs = [], []
     opts = dict(family=family, keep_degenerate=keep_degenerate, share=share)
     for s, p in (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)]):
