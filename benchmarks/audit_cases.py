@@ -8,8 +8,8 @@ refusal), ok (the input is fine), warn (going on is right if the user is told), 
 from __future__ import annotations
 
 CASES: list[dict] = []
-COMMANDS = ("info", "next-token", "parity", "tune", "predict", "export", "templates", "gaps", "table2", "compare",
-            "robustness", "apes generate", "apes predict", "apes report", "predict-manual", "sweep", "plan", "demo",
+COMMANDS = ("info", "next-token", "parity", "tune", "predict", "export", "templates", "gaps", "table2", "power",
+            "compare", "robustness", "apes generate", "apes predict", "apes report", "predict-manual", "sweep", "plan", "demo",
             "docs-check", "doctor", "--help")
 
 
@@ -253,6 +253,15 @@ number_cases("gaps", "gaps", G, "--top-k", ["-1", "x"], PT)
 number_cases("gaps", "gaps", G, "--degenerate-share", ["0", "1.5", "nan"], PT)
 number_cases("gaps", "gaps", [*G, "--ci", "bootstrap"], "--n-boot", ["0", "-1", "x"], PT)
 number_cases("gaps", "gaps", [*G, "--ci", "bootstrap"], "--boot-seed", ["-1", "x"], PT)
+
+PW = ["power", "{t}/p.tsv", "--top-k", "0", "--gap", "0.05"]   # spbias power (issue 41): a pilot's predictions
+case("power/ok", "power", PW, PT, expected="ok")
+table_cases("power/preds", "power", PW, "p.tsv", "preds.tsv", kinds=["missing", "empty", "header-only", "folder"])
+case("power/no-template-id", "power", PW, [*PT, ("dropcol", "p.tsv", "template_id")])
+case("power/metrics-bogus", "power", [*PW, "--metrics", "bogus"], PT)
+case("power/out-exists", "power", [*PW, "--out", "{t}/w.csv"], [*PT, ("write", "w.csv", "mine\n")])
+number_cases("power", "power", PW[:-2], "--gap", ["0", "1.5", "x"], PT)
+number_cases("power", "power", PW, "--prompts", ["0", "x"], PT)
 
 TB = ["table2", "{t}/g.csv", "--out", "{t}/t2.csv"]
 GT = [("copy", "g.csv", "gaps.csv")]

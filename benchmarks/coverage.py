@@ -1,169 +1,195 @@
-"""How often does each 95% interval of `spbias gaps` hold the true gap? Write benchmarks/results/coverage.json.
+"""How often does each 95% interval of `spbias gaps` hold the true gap, on designs fitted to the data? Write benchmarks/results/coverage.json.
 
-The published study's predictions (results/smollm2-135m/stage2/predictions: 5 prompts per tuning set, the
-Czarnowska sets, 60 templates per attribute) give realistic sizes for three sources of variation of a
-group's positive-FPR gap: prompt x group (a prompt favours a group), template x group (a template
-favours a group), and what is left per prompt, template and group beyond the binomial noise of its few
-sentences. They are estimated by the method of moments on the per-(prompt, template, group) rates
-centred over the groups, and written into the JSON.
+Per predictions file (the published study's 16: results/smollm2-135m/stage2/predictions, and the follow-up's template
+families where their predictions exist), `spbias.crossed.variance_components` fits the positive-FPR gap's variance
+components over prompts, templates and identity terms (method of moments). Each fit is turned into a generative
+crossed design of the file's own shape (its groups, terms per group and templates with a positive-FPR denominator;
+one sentence per prompt, template and term) and simulated with `spbias.simulate` at n = 3, 5, 10, 15 prompts,
+>= 1,000 replicates each, twice: with known group gaps (-0.05 to 0.05; coverage of the gap over the group's possible
+terms) and with none (type-I error at gap 0: the share of intervals that exclude 0). Every method (t, papers,
+bootstrap, crossed) sees the same replicates; each share has its Monte-Carlo standard error. Before the run, one
+small replicate goes through spbias's own `gap_table` to check that the vectorised t, papers and crossed intervals
+are the package's.
 
-The simulation draws, per replicate, n prompts and T templates from those variances around known
-group rates; each (prompt, template, group) cell holds m sentences of a non-positive class, each
-predicted positive with the cell's rate (binomial). The true gap of a group is its expected rate minus
-the mean of the groups' expected rates, over the whole population of prompts and templates (the
-interval's target, exact: the rates are clipped normals, whose mean has a closed form). Each
-replicate's predictions go through spbias's own `gap_table` with ci = t, papers and bootstrap; the
-coverage of a method at n is the share of (replicate, group) intervals that hold the true gap, with a
-Wilson 95% interval for that share. `coverage_these_templates` scores the same intervals against the
-gap over prompts with the replicate's templates held fixed: the target of an interval that sees only
-the spread across prompts (t, papers), and not the claim about an attribute a reader makes.
-
-Run: python benchmarks/coverage.py [--quick] [--reps 300] [--n-boot 1000] [--out benchmarks/results/coverage.json]
+Run: nice -n 10 python benchmarks/coverage.py [--quick] [--reps 1000] [--n-boot 200] [--out benchmarks/results/coverage.json]
 """
 from __future__ import annotations
-import argparse, glob, platform, sys, time, warnings
+import argparse, glob, json, platform, sys, time, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, whether or not spbias is installed
 import spbias
 from spbias.core import atomic_write_json, repo_root
-from spbias.metrics import gap_table
+from spbias.crossed import variance_components, term_weight
+from spbias.predictions import load_predictions
+from spbias.simulate import SIM_METHODS, simulate_cells, sim_intervals, true_gaps, coverage_of
 
-STUDY = repo_root()/"results"/"smollm2-135m"/"stage2"/"predictions"
-METHODS = ("t", "papers", "bootstrap")
+ROOT = repo_root()
+FILES = sorted(glob.glob(str(ROOT/"results"/"smollm2-135m"/"stage2"/"predictions"/"*.tsv.gz"))) + \
+        sorted(glob.glob(str(ROOT/"results"/"smollm2-135m"/"template-families"/"predictions"/"*.tsv.gz")))
 NS = (3, 5, 10, 15)
+METRIC = "positive_FPR"
+MAX_TEMPLATES = 120   # a larger set (NS-Prompts: 870 templates) is simulated at 120: its intervals are already narrow
 
 
-def cell_rates(d: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    "Positive-FPR per (prompt, template, group) [P, T, G] and its number of sentences [T, G] (NaN where a cell has none)."
-    d = d[d.y_true != 2]
-    p, _ = pd.factorize(d.seed); t, _ = pd.factorize(d.template_id); g, _ = pd.factorize(d.group)
-    shape = (p.max() + 1, t.max() + 1, g.max() + 1)
-    hits = np.zeros(shape); n = np.zeros(shape)
-    np.add.at(hits, (p, t, g), (d.y_pred == 2).to_numpy()); np.add.at(n, (p, t, g), 1)
-    with np.errstate(invalid="ignore", divide="ignore"): return hits / n, n[0]
+def fit(path: str) -> dict:
+    "A file's positive-FPR variance components and its shape, as the standard deviations of a generative crossed design."
+    p = load_predictions(path)
+    if "set" in p and p["set"].nunique() > 1: p = p[p["set"] == p["set"].iloc[0]]
+    vc = variance_components(p, metrics=[METRIC])
+    cat = vc.groupby("category").group.nunique().idxmax()          # the file's main attribute (most groups)
+    v = vc[vc.category == cat]
+    comp = v.pivot_table(index="group", columns="component", values="variance", dropna=False)
+    lv = v.pivot_table(index="group", columns="component", values="n_levels")
+    K = lv["term"].astype(int).to_numpy(); G = len(K); f = float(term_weight(K).mean())
+    d = p[(p.category == cat) & (p.y_true != 2)]
+    m = float((d.y_pred == 2).mean())
+    med = lambda c: float(np.nanmedian(comp[c])) if c in comp and comp[c].notna().any() else 0.0
+    pw, tw, e3 = med("prompt:term"), med("template:term"), med("term:residual")
+    has_terms = "term" in comp and comp["term"].notna().any()
+    if not has_terms:   # terms not estimable (one a group, or fillings that differ beyond the term): one term a group
+        K, f = np.ones(G, int), float(term_weight(np.ones(G)).mean())
+    res = max(e3 - m * (1 - m), 0) if has_terms else max(med("residual") / f - m * (1 - m), 0)
+    sd = dict(prompt_group=np.sqrt(max(med("prompt") - f * pw, 0) * G / (G - 1)),
+              template_group=np.sqrt(max(med("template") - f * tw, 0) * G / (G - 1)),
+              term=np.sqrt(med("term")), prompt_term=np.sqrt(pw), template_term=np.sqrt(tw), residual=np.sqrt(res))
+    T = int(lv["template"].iloc[0])
+    return dict(category=cat, groups=G, terms=K.tolist(), templates=T, templates_simulated=min(T, MAX_TEMPLATES),
+                prompts=int(lv["prompt"].iloc[0]),
+                mean_rate=m, term_variance_estimable=bool(has_terms), sd={k: float(x) for k, x in sd.items()})
 
 
-def components(r: np.ndarray, m: np.ndarray) -> dict:
-    "Method-of-moments variances of the group-centred rates: prompt x group, template x group, residual beyond binomial."
-    keep = np.isfinite(r).all(axis=(0, 2))          # templates with sentences for every group
-    r, m = r[:, keep], m[keep]
-    P, T, G = r.shape
-    x = r - r.mean(2, keepdims=True)                 # centred over the groups, as a gap is
-    xp, xt, xa = x.mean(1, keepdims=True), x.mean(0, keepdims=True), x.mean((0, 1), keepdims=True)
-    resid = x - xp - xt + xa
-    s_e = (resid ** 2).sum((0, 1)) / ((P - 1) * (T - 1))               # per group
-    s_p = np.maximum(xp.var(0, ddof=1).ravel() - s_e / T, 0)
-    s_t = np.maximum(xt.var(1, ddof=1).ravel() - s_e / P, 0)
-    rate = r.mean((0, 1))
-    binom = (rate * (1 - rate) / np.maximum(m.mean(0), 1))             # binomial variance of one cell's rate
-    inflate = G / (G - 1)                                              # centring over G groups shrinks a variance by (G-1)/G
-    return dict(groups=G, templates=T, prompts=P, sentences_per_cell=float(np.median(m)), mean_rate=float(rate.mean()),
-                sd_prompt_group=float(np.sqrt(s_p.mean() * inflate)), sd_template_group=float(np.sqrt(s_t.mean() * inflate)),
-                sd_residual=float(np.sqrt(max(s_e.mean() * inflate - binom.mean(), 0))))
+def run_design(f: dict, n: int, reps: int, n_boot: int, rng, chunk: int) -> dict:
+    "Coverage (known gaps) and type-I error (no gap) of every method at n prompts, with Monte-Carlo SEs."
+    G, K, T, sd = f["groups"], f["terms"], f["templates_simulated"], f["sd"]
+    out = {}
+    for scenario, base in (("gaps", f["mean_rate"] + np.linspace(-.05, .05, G)), ("null", np.full(G, f["mean_rate"]))):
+        truth, hits = true_gaps(base, sd), {m: [] for m in SIM_METHODS}; widths = {m: [] for m in SIM_METHODS}
+        c = max(1, min(chunk, int(4e6 // (n * T * sum(K))), int(2e7 // (n_boot * T * G))))
+        for s in range(0, reps, c):
+            Y = simulate_cells(rng, min(c, reps - s), n, T, K, sd, base)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                iv = sim_intervals(Y, K, n_boot=n_boot, seed=int(rng.integers(2**31)))
+            for m, (lo, hi) in iv.items():
+                hits[m].append((lo <= truth) & (truth <= hi)); widths[m].append(hi - lo)
+        for m in SIM_METHODS:
+            h = np.concatenate(hits[m]); cov = float(h.mean()); se = float(np.sqrt(cov * (1 - cov) / h.size))
+            r = out.setdefault(m, dict(intervals=int(h.size)))
+            if scenario == "gaps": r.update(coverage=cov, coverage_mc_se=se, mean_width=float(np.nanmean(np.concatenate(widths[m]))))
+            else: r.update(type_I=1 - cov, type_I_mc_se=se)
+    return out
 
 
-def estimate(folder: Path = STUDY) -> dict:
-    "Per attribute and tuning set of the published study: the variance components (positive FPR); and their medians."
-    per = {}
-    for f in sorted(glob.glob(str(folder/"*.tsv.gz"))):
-        d = pd.read_csv(f, sep="\t", quoting=3, keep_default_na=False, usecols=["y_true", "y_pred", "group", "seed", "template_id"])
-        per[Path(f).name.replace(".tsv.gz", "")] = components(*cell_rates(d))
-    keys = ("groups", "templates", "sentences_per_cell", "mean_rate", "sd_prompt_group", "sd_template_group", "sd_residual")
-    return dict(per_file=per, median={k: float(np.median([v[k] for v in per.values()])) for k in keys})
+def check_against_package() -> None:
+    "One small replicate through spbias's gap_table: the vectorised t, papers and crossed intervals must be the package's."
+    from spbias.metrics import gap_table
+    rng = np.random.default_rng(7); K = [2, 3, 1]; P, T = 4, 6
+    Y = simulate_cells(rng, 1, P, T, K, dict(prompt_group=.05, template_group=.1, term=.1), np.full(3, .4))
+    tg = np.repeat(np.arange(3), K)
+    p, t, w = (a.ravel() for a in np.meshgrid(np.arange(P), np.arange(T), np.arange(sum(K)), indexing="ij"))
+    preds = pd.DataFrame(dict(y_true=1, y_pred=np.where(Y[0].ravel() == 1, 2, 1), category="sim", group=[f"g{tg[i]}" for i in w],
+                              text=[f"T{a} about w{b} ." for a, b in zip(t, w)], model="sim", run_id="sim", dataset="sim",
+                              run=[f"p{i}" for i in p], template_id=[f"t{i}" for i in t]))
+    iv = sim_intervals(Y, K, methods=("t", "papers", "crossed"))
+    for m in ("t", "papers", "crossed"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g = gap_table(preds, top_k=None, ci=m, metrics=[METRIC]).sort_values("group")
+        assert np.allclose(g.ci_low, iv[m][0][0]) and np.allclose(g.ci_high, iv[m][1][0]), (m, g, iv[m])
 
 
-def clipped_mean(mu, sd):
-    "E[clip(X, 0, 1)] for X ~ N(mu, sd^2)."
-    from scipy.stats import norm
-    if sd == 0: return np.clip(mu, 0, 1)
-    a, b = (0 - mu) / sd, (1 - mu) / sd
-    inside = mu * (norm.cdf(b) - norm.cdf(a)) + sd * (norm.pdf(a) - norm.pdf(b))
-    return inside + 1 * norm.sf(b)
+DESIGN_SD = {   # effects on the rate scale, near the fitted files' medians (per_file[...]["sd"] of coverage.json)
+    "terms": dict(prompt_group=.02, template_group=.06, term=.05, prompt_term=.02, template_term=.05),
+    "no terms": dict(prompt_group=.02, template_group=.06)}
+DESIGN_TERMS = {"3 groups, 1-3 terms": [1, 2, 3], "6 groups, 1-3 terms": [2, 3, 1, 2, 2, 1]}
 
 
-def simulate(rng, n: int, rates: dict, base: np.ndarray) -> tuple[np.ndarray, pd.DataFrame]:
-    "One replicate: its templates' effects [T, G] and predictions: n prompts, fresh templates, rates around `base`, m sentences per cell."
-    G, T, m = len(base), int(rates["templates"]), max(1, int(round(rates["sentences_per_cell"])))
-    tpl = rng.normal(0, rates["sd_template_group"], (1, T, G))
-    r = base[None, None] + rng.normal(0, rates["sd_prompt_group"], (n, 1, G)) + tpl + rng.normal(0, rates["sd_residual"], (n, T, G))
-    hits = rng.binomial(m, np.clip(r, 0, 1))                               # [n, T, G] sentences predicted positive
-    p, t, g = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(T), np.arange(G), indexing="ij"))
-    k = hits.ravel()
-    rows = np.repeat(np.arange(len(k)), m); pos = np.concatenate([np.r_[np.ones(x, np.int8), np.zeros(m - x, np.int8)] for x in k])
-    return tpl[0], pd.DataFrame({"y_true": 1, "y_pred": np.where(pos == 1, 2, 1), "category": "sim", "group": [f"g{i}" for i in g[rows]], "text": "",
-                         "model": "sim", "run_id": "sim", "dataset": "sim", "run": [f"p{i}" for i in p[rows]],
-                         "template_id": [f"t{i}" for i in t[rows]]})
-
-
-def true_gaps(rates: dict, base: np.ndarray) -> np.ndarray:
-    "Each group's expected rate minus the groups' mean, over the population of prompts and templates."
-    sd = float(np.sqrt(rates["sd_prompt_group"] ** 2 + rates["sd_template_group"] ** 2 + rates["sd_residual"] ** 2))
-    e = np.array([clipped_mean(b, sd) for b in base])
-    return e - e.mean()
-
-
-def template_gaps(rates: dict, base: np.ndarray, tpl: np.ndarray) -> np.ndarray:
-    "The same over the population of prompts with these templates [T, G] held fixed (what an interval over prompts alone aims at)."
-    sd = float(np.sqrt(rates["sd_prompt_group"] ** 2 + rates["sd_residual"] ** 2))
-    e = np.array([[clipped_mean(b + x, sd) for b, x in zip(base, row)] for row in tpl]).mean(0)
-    return e - e.mean()
-
-
-def wilson(k, n, z=1.959963984540054):
-    "Wilson 95% interval of k successes in n."
-    p = k / n; c = (p + z * z / (2 * n)) / (1 + z * z / n); h = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return [float(c - h), float(c + h)]
-
-
-def coverage(rates: dict, ns=NS, reps: int = 300, n_boot: int = 1000, seed: int = 0, progress: bool = True) -> dict:
-    "Per method and n: the share of intervals that hold the true gap (and its Wilson interval), the mean width."
-    G = int(rates["groups"])
-    base = rates["mean_rate"] + np.linspace(-0.05, 0.05, G)    # known group rates: true gaps from -0.05 to 0.05
-    truth = true_gaps(rates, base)
-    rng = np.random.default_rng(seed); out = {}
+def designs(reps: int, n_boot: int, progress: bool = True) -> dict:
+    "Coverage of the gap over the group's terms (no group effect: truth 0) on designs of the real sets' shapes."
     from tqdm.auto import tqdm
-    for n in ns:
-        hit = {m: 0 for m in METHODS}; width = {m: [] for m in METHODS}; total = {m: 0 for m in METHODS}; fixed = {m: 0 for m in METHODS}
-        for _ in tqdm(range(reps), desc=f"n = {n}", disable=not progress):
-            tpl, preds = simulate(rng, n, rates, base)
-            these = template_gaps(rates, base, tpl)
-            for m in METHODS:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    g = gap_table(preds, top_k=None, ci=m, metrics=["positive_FPR"], n_boot=n_boot, boot_seed=int(rng.integers(2**31)))
-                g = g.sort_values("group"); lo, hi = g.ci_low.to_numpy(), g.ci_high.to_numpy()
-                ok = np.isfinite(lo) & np.isfinite(hi)
-                hit[m] += int(((lo <= truth) & (truth <= hi) & ok).sum()); total[m] += len(truth)
-                fixed[m] += int(((lo <= these) & (these <= hi) & ok).sum())
-                width[m] += list((hi - lo)[ok])
-        out[str(n)] = {m: dict(coverage=hit[m] / total[m], coverage_ci=wilson(hit[m], total[m]), intervals=total[m],
-                               coverage_these_templates=fixed[m] / total[m], coverage_these_templates_ci=wilson(fixed[m], total[m]),
-                               mean_width=float(np.mean(width[m])) if width[m] else None) for m in METHODS}
-    return dict(true_gaps=truth.tolist(), group_rates=base.tolist(), results=out)
+    out, grid = {}, [(e, k, T, n) for e in DESIGN_SD for k in DESIGN_TERMS for T in (30, 60) for n in NS]
+    for i, (effects, k, T, n) in enumerate(tqdm(grid, desc="designs", disable=not progress)):
+        rng, K, sd = np.random.default_rng([42, i]), DESIGN_TERMS[k], DESIGN_SD[effects]
+        base = np.full(len(K), .2); hits = {m: [] for m in SIM_METHODS}; width = {m: [] for m in SIM_METHODS}
+        for s in range(0, reps, 250):
+            iv = sim_intervals(simulate_cells(rng, min(250, reps - s), n, T, K, sd, base), K, n_boot=n_boot,
+                               seed=int(rng.integers(2**31)))
+            for m, (lo, hi) in iv.items(): hits[m].append((lo <= 0) & (0 <= hi)); width[m].append(hi - lo)
+        res = {}
+        for m in SIM_METHODS:
+            h = np.concatenate(hits[m]); c = float(h.mean())
+            res[m] = dict(coverage=c, mc_se=float(np.sqrt(c * (1 - c) / h.size)), type_I=1 - c, intervals=int(h.size),
+                          mean_width=float(np.concatenate(width[m]).mean()))
+        out[f"{effects} | {k} | {T} templates | n = {n}"] = dict(effects=effects, terms=K, templates=T, prompts=n, sd=sd,
+                                                                 results=res)
+    return out
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="a few replicates (the CI test): numbers too rough to trust")
-    ap.add_argument("--reps", type=int, default=300, help="replicates per n")
-    ap.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples per interval")
-    ap.add_argument("--out", type=Path, default=repo_root()/"benchmarks"/"results"/"coverage.json")
+    ap.add_argument("--quick", action="store_true", help="a few replicates on two files (the CI test): numbers too rough to trust")
+    ap.add_argument("--reps", type=int, default=1000, help="replicates per file, n and scenario")
+    ap.add_argument("--n-boot", type=int, default=200, help="bootstrap resamples per interval")
+    ap.add_argument("--chunk", type=int, default=100, help="replicates simulated at once")
+    ap.add_argument("--out", type=Path, default=ROOT/"benchmarks"/"results"/"coverage.json")
+    ap.add_argument("--from-partial", action="store_true",
+                    help="write --out from the files a stopped run finished (OUT.partial.json); the rest listed as missing")
+    ap.add_argument("--designs", action="store_true",
+                    help="instead: the grid of designs of the real sets' shapes (coverage_designs.json beside --out)")
     a = ap.parse_args(argv)
-    reps, n_boot = (4, 200) if a.quick else (a.reps, a.n_boot)
-    t0 = time.perf_counter()
-    est = estimate()
-    rates = dict(est["median"])
-    if a.quick: rates["templates"] = 20           # a smaller bias set, so the CI test stays short
-    res = coverage(rates, reps=reps, n_boot=n_boot, progress=not a.quick)
-    doc = dict(what="coverage of spbias gaps' 95% intervals of a group's positive-FPR gap, by method and number of prompts n",
-               quick=a.quick, replicates=reps, n_boot=n_boot, simulated=rates, estimated_from=str(STUDY.relative_to(repo_root())),
-               estimates=est, **res, seconds=round(time.perf_counter() - t0, 1),
-               machine=dict(python=platform.python_version(), spbias=spbias.__version__, cpu=platform.processor() or platform.machine()))
+    if a.designs:
+        reps, n_boot = (40, 100) if a.quick else (a.reps, a.n_boot)
+        t0 = time.perf_counter(); res = designs(reps, n_boot, progress=not a.quick)
+        out = a.out.with_name("coverage_designs.json")
+        dist = {m: float(np.mean([abs(r["results"][m]["coverage"] - .95) for r in res.values()])) for m in SIM_METHODS}
+        atomic_write_json(out, dict(what="coverage of 95% intervals of a group's gap (truth 0: no group effect in the "
+                                         "population) on simulated crossed designs of the real sets' shapes", quick=a.quick,
+                                    replicates=reps, n_boot=n_boot, designs=res, mean_distance_from_95=dist,
+                                    seconds=round(time.perf_counter() - t0, 1)))
+        for k, r in res.items(): print(k, " ".join(f"{m} {v['coverage']:.3f}" for m, v in r["results"].items()))
+        print("mean |coverage - 0.95|:", {m: round(v, 4) for m, v in dist.items()}, f"; wrote {out}")
+        return 0
+    reps, n_boot, files = (40, 100, FILES[:2]) if a.quick else (a.reps, a.n_boot, FILES)
+    from tqdm.auto import tqdm
+    t0 = time.perf_counter(); check_against_package()
+    per_file = {}
+    part = a.out.with_suffix(".partial.json")   # finished files, so a stopped run resumes where it was
+    if part.is_file() and not a.quick:
+        old = json.loads(part.read_text())
+        if (old.get("replicates"), old.get("n_boot")) == (reps, n_boot): per_file = old["per_file"]
+    for i, path in enumerate(tqdm(files, desc="files")):
+        key = str(Path(path).relative_to(ROOT))
+        if key in per_file or a.from_partial: continue
+        rng = np.random.default_rng([41, i])   # one stream per file: a resumed run draws what a whole run would
+        f = fit(path)
+        f["results"] = {str(n): run_design(f, n, reps, n_boot, rng, a.chunk) for n in NS}
+        per_file[key] = f
+        if not a.quick: atomic_write_json(part, dict(replicates=reps, n_boot=n_boot, per_file=per_file))
+    missing = [str(Path(p).relative_to(ROOT)) for p in files if str(Path(p).relative_to(ROOT)) not in per_file]
+    if not per_file: raise SystemExit(f"no finished file in {part}: run without --from-partial first")
+    pooled = {}
+    for n in map(str, NS):
+        for m in SIM_METHODS:
+            rs = [f["results"][n][m] for f in per_file.values()]
+            pooled.setdefault(n, {})[m] = dict(
+                coverage=float(np.mean([r["coverage"] for r in rs])), coverage_min=float(min(r["coverage"] for r in rs)),
+                coverage_max=float(max(r["coverage"] for r in rs)), type_I=float(np.mean([r["type_I"] for r in rs])),
+                type_I_max=float(max(r["type_I"] for r in rs)), files=len(rs),
+                coverage_mc_se=float(np.sqrt(sum(r["coverage_mc_se"] ** 2 for r in rs)) / len(rs)))
+    doc = dict(what="coverage and type-I error of spbias gaps' 95% intervals of a group's positive-FPR gap, simulated from "
+                    "each predictions file's fitted variance components (prompts, templates, identity terms crossed)",
+               estimand="the group's gap over its possible terms, templates and prompts", quick=a.quick, replicates=reps,
+               n_boot=n_boot, ns=list(NS), methods=list(SIM_METHODS), results=pooled, per_file=per_file,
+               complete=not missing, files_missing=missing,
+               seconds=round(time.perf_counter() - t0, 1),
+               machine=dict(python=platform.python_version(), spbias=spbias.__version__, cpu=platform.processor() or platform.machine(),
+                            load=list(np.round(__import__("os").getloadavg(), 2))))
     atomic_write_json(a.out, doc)
-    for n, r in res["results"].items():
-        print(f"n = {n:>2}: " + ", ".join(f"{m} {v['coverage']:.3f} (these templates {v['coverage_these_templates']:.3f}, width {v['mean_width']:.3f})"
-                                          for m, v in r.items()))
+    if part.is_file() and not a.quick and not missing: part.unlink()
+    for n, r in pooled.items():
+        print(f"n = {n:>2}: " + ", ".join(f"{m} {v['coverage']:.3f} [{v['coverage_min']:.2f}-{v['coverage_max']:.2f}] "
+                                          f"type-I {v['type_I']:.3f}" for m, v in r.items()))
     print(f"wrote {a.out} ({doc['seconds']} s)")
     return 0
 

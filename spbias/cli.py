@@ -26,6 +26,7 @@ COMMANDS = {  # name: (module:function, one-line help)
     "harness":        ("spbias.harness_bias:main", "lm-eval / Inspect logs: as predictions (read), BBQ bias scores, CrowS-Pairs A vs B"),
     "gaps":           ("spbias.metrics:main_gaps", "group-fairness gaps with 95% CIs from predictions TSVs"),
     "table2":         ("spbias.metrics:main_table2", "the papers' Table 2: net count of significant gaps"),
+    "power":          ("spbias.power:main", "prompts, templates and terms needed to detect a gap (80% power), from a pilot"),
     "compare":        ("spbias.compare:main", "the difference of two models' or probes' gaps (A − B), paired tests on the same bias set"),
     "robustness":     ("spbias.robustness:main", "does each gap survive: sign across prompts, templates, interval methods, other probes"),
     "apes":           ("spbias.apes:main", "APES Yes/No stereotype probes (generate | predict | report)"),

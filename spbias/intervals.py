@@ -18,11 +18,13 @@ __all__ = ['CI_METHODS', 'ALPHA', 'SD_TINY', 'ADJUST', 'FAMILIES', 'FAMILY', 'FA
 
 # %% ../nbs/22a_intervals.ipynb #117b2127
 CI_METHODS = {"t": "Student t", "papers": "normal, z = 1.96 (the papers)",
-              "bootstrap": "bootstrap over prompts and templates"}
+              "bootstrap": "bootstrap over prompts and templates",
+              "crossed": "crossed random effects of prompts, templates and identity terms (method of moments, "
+                         "Satterthwaite df)"}
 ALPHA = 0.05      # two-sided level: 95% intervals, significant at p < 0.05
 SD_TINY = 1e-12   # an sd at or below this (the rounding of equal gaps) counts as 0
 
-def ci_method(ci:str # "t", "papers" (or its old name "normal") or "bootstrap"
+def ci_method(ci:str # "t", "papers" (or its old name "normal"), "bootstrap" or "crossed"
              )->str:
     "The canonical name of an interval method."
     ci = {"normal": "papers"}.get(ci, ci)
@@ -40,9 +42,9 @@ def interval(mean, s, n, # mean, sd (ddof 1) and number of the per-run gaps (arr
     "95% CI bounds and two-sided p-value against 0: Student t with n−1 df, or the papers' normal (z = 1.96)."
     from scipy import stats
     ci = ci_method(ci)
-    if ci == "bootstrap":
-        raise SpbiasError("the bootstrap interval needs the predictions, not only the per-run gaps.",
-                          "use gap_table(preds, ci='bootstrap').")
+    if ci in ("bootstrap", "crossed"):
+        raise SpbiasError(f"the {ci} interval needs the predictions, not only the per-run gaps.",
+                          f"use gap_table(preds, ci='{ci}').")
     mean, s, n = (np.asarray(x, float) for x in (mean, s, n))
     with np.errstate(divide="ignore", invalid="ignore"):
         z = mean / (s / np.sqrt(n))
@@ -174,7 +176,9 @@ def _finish(out, ci, adjust, family="attribute"):
     out["p_adjusted"] = adjust_pvalues(out, adjust, family)
     out["significance"] = significance(out, adjust)
     boot = BOOT_COLUMNS if ci == "bootstrap" else []
-    return out[GAP_COLUMNS + STAT_COLUMNS + FAMILY_COLUMNS + boot + ["value_mean"]]
+    # se and df where the method has them (t: n − 1; papers: normal, inf); crossed: its estimand, templates and terms
+    extra = [c for c in ("se", "df", "estimand", "n_templates", "n_terms") if c in out and c not in boot]
+    return out[GAP_COLUMNS + STAT_COLUMNS + FAMILY_COLUMNS + boot + extra + ["value_mean"]]
 
 def summarise(gaps:pd.DataFrame, # per-run gaps (run_gaps)
               ci:str="t", # "t" (Student t, n−1 df) or "papers" (mean ± 1.96 s/√n; alias "normal")
@@ -186,6 +190,8 @@ def summarise(gaps:pd.DataFrame, # per-run gaps (run_gaps)
     ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
     out = _across(gaps)
     out["ci_low"], out["ci_high"], out["p_value"] = interval(out.gap_mean, out.s, out.n_runs, ci)
+    out["se"] = out.s / np.sqrt(out.n_runs)
+    out["df"] = (out.n_runs - 1).clip(lower=1).astype(float) if ci == "t" else np.inf
     return _finish(out, ci, adjust, family)
 
 def per_run_gaps(preds:pd.DataFrame, # predictions (load_predictions)

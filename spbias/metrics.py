@@ -14,12 +14,21 @@ from .intervals import *
 from .bootstrap import *
 from .intervals import _check_adjust, _check_family, _finish
 from .bootstrap import _draws, _require_template_ids
+from .crossed import crossed_summary, require_template_ids
+
+def _require_ids(preds, ci):
+    "The template ids the bootstrap and the crossed interval need, or the refusal that names --ci t."
+    if ci == "bootstrap": _require_template_ids(preds)
+    if ci == "crossed":
+        require_template_ids(preds, "score a bias set written by `spbias templates` (it has template_id) with `spbias "
+                                    "predict`, or use --ci t.")
+from .power import add_mde, mde_line
 
 # %% auto #0
-__all__ = ['ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'FAMILY_TEXTS_OLD', 'COVERAGE_FLOOR', 'METHOD_ORDER', 'gap_table',
-           'gap_tables', 'method_note', 'family_note', 'coverage_file', 'measured_coverage', 'coverage_warning',
-           'coverage_advice', 'one_group_warning', 'table2', 'table2_wide', 'check_gap_table', 'gap_tables_by',
-           'main_gaps', 'read_gaps', 'main_table2']
+__all__ = ['ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'FAMILY_TEXTS_OLD', 'COVERAGE_FLOOR', 'METHOD_ORDER', 'DEFAULT_CI_TEXT',
+           'gap_table', 'gap_tables', 'method_note', 'family_note', 'coverage_file', 'measured_coverage',
+           'coverage_warning', 'coverage_advice', 'one_group_warning', 'table2', 'table2_wide', 'check_gap_table',
+           'gap_tables_by', 'default_ci', 'main_gaps', 'read_gaps', 'main_table2']
 
 # %% ../nbs/22c_metrics.ipynb #03c8ec7d
 def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
@@ -38,9 +47,15 @@ def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
 def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="none", metrics=METRICS, n_boot=2000,
                boot_seed=0,
                family="attribute", keep_degenerate=False, share=DEGENERATE_SHARE, log=None):
-    "`gap_table`, and the per-run gaps it summarises."
+    "`gap_table` (with each row's minimum detectable gap `mde` where its method has se and df), and its per-run gaps."
+    t, gaps = _gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, family,
+                          keep_degenerate, share, log)
+    return add_mde(t), gaps
+
+def _gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, family, keep_degenerate, share,
+                log):
     ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
-    if ci == "bootstrap": _require_template_ids(preds)   # fail before any work
+    _require_ids(preds, ci)   # fail before any work
     top = top_runs(preds, top_k, keep_degenerate=keep_degenerate, share=share, log=log)
     if not len(top):
         raise SpbiasError("no prompt is left: every prompt of the predictions is degenerate (the line above says why).",
@@ -48,9 +63,11 @@ def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="non
                                        "papers' selection.")
     gm = select_groups(group_metrics(top), select)
     gaps = run_gaps(gm, centroid, metrics)
-    if ci != "bootstrap": return summarise(gaps, ci, adjust, family), gaps
+    if ci not in ("bootstrap", "crossed"): return summarise(gaps, ci, adjust, family), gaps
     selected = pd.MultiIndex.from_frame(gm[["category", "group"]])
     kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(selected)]
+    if ci == "crossed":
+        return _finish(crossed_summary(kept, gaps, centroid, metrics, log=log), ci, adjust, family), gaps
     return _finish(bootstrap_summary(kept, gaps, n_boot, boot_seed, centroid, metrics), ci, adjust, family), gaps
 
 # %% ../nbs/22c_metrics.ipynb #1a66b8ef
@@ -75,6 +92,9 @@ def method_note(gaps:pd.DataFrame # a gap table (gap_table or a gaps CSV)
         tpl = _span(gaps.groupby(per_attribute).n_templates.max(), "template")
         resamples = f"{int(gaps.n_boot.iloc[0])} resamples{seed}"
         text = f"95% CI: bootstrap over prompts and templates ({resamples}), {ns}, {tpl} per attribute"
+    elif methods[0] == "crossed":
+        est = "/".join(sorted(gaps.estimand.dropna().unique())) if "estimand" in gaps else "unstated"
+        text = f"95% CI: {CI_METHODS['crossed']}, {ns}, estimand: {est}"
     else: text = f"95% CI: {CI_METHODS.get(methods[0], methods[0])}, {ns}"
     from spbias.multiplicity import is_declared, declared_note   # the declared families: each its own adjustment
     if is_declared(gaps) and "p_value" in gaps: return text + "; " + declared_note(gaps)
@@ -129,21 +149,23 @@ def measured_coverage(ci:str, n:int, path:str|Path|None=None)->tuple[int, float]
 
 def coverage_warning(gt:pd.DataFrame, # a gap table (its ci_method and n_runs)
                      path:str|Path|None=None)->str|None:
-    ("One line where the table's interval method held the true gap in fewer than 93% of simulations at its n; None "
-     "otherwise.")
+    ("One line per (model, tuning set) whose n has a measured coverage of the table's interval method below 93%, "
+     "naming the method closest to 95% there; None where none has.")
     methods = gt.ci_method.dropna().unique().tolist() if "ci_method" in gt else []
     if len(methods) != 1 or not gt.n_runs.notna().any(): return None
-    n = int(gt.groupby(["model", "dataset"]).n_runs.max().min())
-    got = measured_coverage(methods[0], n, path)
-    if got is None or got[1] >= COVERAGE_FLOOR: return None
-    m, cov = got
-    best = max(METHOD_ORDER, key=lambda k: (measured_coverage(k, n, path) or (0, -1))[1])
-    at = f"n = {n}" if m == n else f"n = {m} (the measured n nearest below {n})"
-    return (f"warning: the {methods[0]} 95% interval held the true gap in {cov:.1%} of simulated studies at {at} "
-            "prompts, below 93% "
-            f"(benchmarks/coverage.py); {best} covered best there")
+    lines = []
+    for (model, data), n in gt.groupby(["model", "dataset"]).n_runs.max().dropna().items():
+        n = int(n); got = measured_coverage(methods[0], n, path)
+        if got is None or got[1] >= COVERAGE_FLOOR: continue
+        m, cov = got
+        best = min(METHOD_ORDER, key=lambda k: abs((measured_coverage(k, n, path) or (0, -1))[1] - (1 - ALPHA)))
+        at = f"n = {n}" if m == n else f"n = {m} (the measured n nearest below {n})"
+        lines.append(f"warning: {model}/{data}: the {methods[0]} 95% interval held the true gap in {cov:.1%} of "
+                     f"simulated studies at {at} prompts, below 93% (benchmarks/coverage.py); {best} came closest to "
+                     "95% there")
+    return "\n".join(lines) or None
 
-METHOD_ORDER = ("t", "papers", "bootstrap")
+METHOD_ORDER = ("t", "papers", "bootstrap", "crossed")
 
 def coverage_advice(path:str|Path|None=None)->str:
     "Which interval to trust at which n, from the coverage benchmark (a pointer to it where it is absent)."
@@ -154,8 +176,8 @@ def coverage_advice(path:str|Path|None=None)->str:
              for k, r in sorted(doc["results"].items(), key=lambda kv: int(kv[0]))]
     ok = {k: [m for m, v in r.items() if v["coverage"] >= COVERAGE_FLOOR] for k, r in doc["results"].items()}
     trust = "; ".join(f"n = {k}: {', '.join(v) or 'none'}" for k, v in sorted(ok.items(), key=lambda kv: int(kv[0])))
-    return ("Measured coverage of the true gap (benchmarks/coverage.py, simulated at the published study's "
-            f"variation): {' | '.join(parts)}. "
+    return ("Measured coverage of the true gap over the group's terms (benchmarks/coverage.py: mean over simulations "
+            f"fitted to each predictions file): {' | '.join(parts)}. "
             f"At least 93%: {trust}.")
 
 
@@ -299,11 +321,14 @@ def _reference_tables(preds, reference, top_k, select, ci, adjust, metrics, n_bo
     gm = group_metrics(top)
     gm = pd.concat([select_groups(gm[gm.group != reference], select), gm[gm.group == reference]], ignore_index=True)
     gaps = reference_run_gaps(gm, reference, metrics)
-    if ci != "bootstrap": return summarise(gaps, ci, adjust, family), gaps
+    if ci != "bootstrap" and ci != "crossed": return add_mde(summarise(gaps, ci, adjust, family)), gaps
+    if ci == "crossed":
+        raise SpbiasError("--ci crossed does not make gaps to a --reference group yet (only centroid gaps).",
+                          "use --ci bootstrap (or t) with --reference.")
     selected = pd.MultiIndex.from_frame(gm[["category", "group"]])
     kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(selected)]
-    return _finish(reference_bootstrap_summary(kept, gaps, reference, n_boot, boot_seed, metrics), ci, adjust,
-                   family), gaps
+    return add_mde(_finish(reference_bootstrap_summary(kept, gaps, reference, n_boot, boot_seed, metrics), ci, adjust,
+                           family)), gaps
 
 def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", select:dict|str|None=None, ci:str="t",
                   adjust:str="none",
@@ -315,7 +340,7 @@ def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", sel
     ("`gap_tables` per template set (where preds have `set`) and, with a reference group, beside the gaps to it: "
      "columns set, gap_to first.")
     ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
-    if ci == "bootstrap": _require_template_ids(preds)
+    _require_ids(preds, ci)
     tabs, runs = [], []
     opts = dict(family=family, keep_degenerate=keep_degenerate, share=share)
     for s, p in (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)]):
@@ -351,6 +376,16 @@ def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run")):
     for p, flag in zip(paths, flags):
         if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag)
 
+DEFAULT_CI_TEXT = ("crossed, the method closest to 95%% coverage on the measured designs "
+                   "(benchmarks/results/coverage_designs.json); where it cannot run, bootstrap with --reference and "
+                   "template ids, else t; the method note says which")
+
+def default_ci(preds:pd.DataFrame, reference:str|None=None)->str:
+    "The interval `spbias gaps` uses unless --ci names one: crossed; bootstrap for gaps to a reference; t without ids."
+    tid = preds.template_id if "template_id" in preds else None
+    ids = tid is not None and not (tid.isna() | (tid.astype(str).str.strip() == "")).any()
+    return "t" if not ids else "crossed" if reference is None else "bootstrap"
+
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
     from spbias.cli import HelpFormatter, ArgumentParser
@@ -362,9 +397,10 @@ def main_gaps(argv:list[str]|None=None)->int:
                     help="predictions files (.tsv, .tsv.gz, .csv, .parquet), folders or quoted glob patterns")
     ap.add_argument("--out", type=Path, required=True, help="gap table CSV")
     add_prompt_choice_arguments(ap)
-    ap.add_argument("--ci", choices=["t", "papers", "normal", "bootstrap"], default="t",
-                    help="95%% CI: Student t; papers (mean ± 1.96 s/√n, old name normal); bootstrap over prompts and "
-                    "templates (needs template_id)")
+    ap.add_argument("--ci", choices=["t", "papers", "normal", "bootstrap", "crossed"], default=None,
+                    help="95%% CI: crossed (prompts, templates and identity terms as crossed random effects; needs "
+                    "template_id; estimand column); Student t; papers (mean ± 1.96 s/√n, old name normal); "
+                    "bootstrap over prompts and templates (needs template_id). Default: " + DEFAULT_CI_TEXT)
     ap.add_argument("--adjust", choices=list(ADJUST), default="none",
                     help="adjust p-values within each --family (Holm, Benjamini-Hochberg or Benjamini-Yekutieli); significance is then "
                     "adjusted p < 0.05")
@@ -393,6 +429,7 @@ def main_gaps(argv:list[str]|None=None)->int:
     check_claim_arguments(a)
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions)
+    a.ci = a.ci or default_ci(preds, a.reference)
     said = set()   # the prompts' choice, the same for every template set and reference: said once
     say = lambda line: line in said or said.add(line) or print(f"spbias gaps: {line}", file=sys.stderr)
     kw = dict(n_boot=a.n_boot, boot_seed=a.boot_seed, family=a.family, keep_degenerate=a.keep_degenerate,
@@ -405,11 +442,11 @@ def main_gaps(argv:list[str]|None=None)->int:
     gt, per_run = table(a.top_k, a.keep_degenerate, say)
     gt, per_run, extra, lines = apply_claims(a, preds, gt, per_run, table)
     for warn in (coverage_warning(gt), one_group_warning(gt)):
-        if warn: say(warn)
+        for line in (warn or "").splitlines(): say(line)
     from spbias.checks import write_outputs   # a full disk: one line, the old tables back in place
     write_outputs([(a.per_run, lambda p: save_table(per_run, p)), (a.out, lambda p: save_table(gt, p))] + extra)
     print(f"wrote {len(gt)} rows ({gt.model.nunique()} models, {preds.run.nunique()} prompts read) to {a.out}\n"
-          f"{method_note(gt)}: {n_significant(gt)} significant" + "".join(f"\n{line}" for line in lines))
+          f"{method_note(gt)}: {n_significant(gt)} significant\n{mde_line(gt)}" + "".join(f"\n{line}" for line in lines))
     return 0
 
 # %% ../nbs/22c_metrics.ipynb #0cfd7f5f
