@@ -4,14 +4,15 @@
 
 # %% ../nbs/16_checks.ipynb #b1c5d8a8
 from __future__ import annotations
-import argparse, contextlib, errno, os, shutil, sys, tempfile
+import argparse, contextlib, errno, math, os, shutil, sys, tempfile
 from pathlib import Path
 from .core import SpbiasError, move_aside, table_format, TABLE_FORMATS, load_table
 
 
 # %% auto #0
-__all__ = ['positive_int', 'count', 'warn', 'share', 'check_apart', 'check_out', 'make_room', 'output_lock', 'on_signal_exit',
-           'write_outputs', 'check_utf8', 'check_input_file', 'load_table_or_fail']
+__all__ = ['positive_int', 'count', 'MIN_BOOT', 'warn', 'share', 'out_path', 'out_file', 'finite_float', 'unique_items', 'n_boot',
+           'env_choice', 'check_apart', 'check_out', 'make_room', 'output_lock', 'on_signal_exit', 'write_outputs',
+           'check_utf8', 'check_input_file', 'load_table_or_fail']
 
 # %% ../nbs/16_checks.ipynb #4de1edea
 _WARNED:set = set()
@@ -40,6 +41,63 @@ def share(s:str)->float:
     try: v = float(s)
     except ValueError: raise argparse.ArgumentTypeError(f"{s!r} is not a number. Fix: give a share in (0, 1], e.g. 0.9.") from None
     if not 0 < v <= 1: raise argparse.ArgumentTypeError(f"{s} is not a share in (0, 1]. Fix: give one, e.g. 0.9.")
+    return v
+
+# %% ../nbs/16_checks.ipynb #eb99e45f
+def _bad(msg:str): return argparse.ArgumentTypeError(msg)
+
+def out_path(s:str)->str:
+    "A path to write (an argparse type): an empty one refused."
+    if not s.strip(): raise _bad(f"{s!r} names nothing. Fix: name the file or folder to write.")
+    return s
+
+def out_file(s:str)->Path:
+    "A file to write (an argparse type): empty, a trailing / or an existing folder refused."
+    out_path(s)
+    if s.endswith(("/", os.sep)) or Path(s).is_dir():
+        raise _bad(f"{s} is a folder, and a file is needed. Fix: name a file in it, e.g. {Path(s)/'out'}.")
+    return Path(s)
+
+def finite_float(s:str)->float:
+    "A finite number (an argparse type): inf and nan refused."
+    try: v = float(s)
+    except ValueError: raise _bad(f"{s!r} is not a number. Fix: give a finite number, e.g. 0.01.") from None
+    if not math.isfinite(v): raise _bad(f"{s} is not a finite number. Fix: give one, e.g. 0.01.")
+    return v
+
+def unique_items(what:str): # what one item is, e.g. "attribute"
+    "An argparse type: a comma-separated list (kept as the text given), each item named once and none empty."
+    def parse(s:str)->str:
+        items = [x.strip() for x in s.split(",")]
+        if "" in items: raise _bad(f"{s!r} has an empty item. Fix: name each {what} once, separated by commas.")
+        if twice := sorted({x for x in items if items.count(x) > 1}):
+            raise _bad(f"{s!r} names {twice[0]!r} twice. Fix: name each {what} once.")
+        return s
+    parse.__name__ = f"{what} list"
+    return parse
+
+MIN_BOOT = 200   # resamples for a 95% percentile interval: each 2.5% tail then holds 5 of them
+
+def n_boot(s:str)->int:
+    "Bootstrap resamples (an argparse type): at least `MIN_BOOT`, enough for a 95% percentile interval."
+    v = positive_int(s)
+    if v < MIN_BOOT:
+        raise _bad(f"{v} resamples are too few for a 95% interval: each 2.5% tail would hold {0.025 * v:g} of them, so "
+                   f"its ends are single draws. Fix: give at least {MIN_BOOT} (2000, the default, is better).")
+    return v
+
+def env_choice(name:str, # the environment variable, e.g. "SPBIAS_ACCEL"
+               choices:tuple, # the words it may hold
+               hint:dict|None=None # a common wrong word → the right one, for the fix
+              )->str|None:
+    "The variable's value (stripped, lower case; None when unset or empty), or a `SpbiasError` naming it and its choices."
+    v = os.environ.get(name, "").strip().lower()
+    if not v: return None
+    if v not in choices:
+        near = (hint or {}).get(v)
+        raise SpbiasError(f"the environment variable {name}={v!r} is none of {', '.join(choices)}.",
+                          (f"set {name}={near} ({v} is called {near} here)" if near else f"set {name} to one of them")
+                          + ", or unset it.")
     return v
 
 # %% ../nbs/16_checks.ipynb #6385e1fa

@@ -272,7 +272,7 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
     dests = [Path(out) if one else Path(out)/f"seed-{s['seed']}" for s in chosen]
     todo = [not (keep_current and _holds(d, config, s)) for s, d in zip(chosen, dests)]
     for d, t in zip(dests, todo):  # every folder checked before the first is written
-        if t: check_out(d, force, kind="folder")
+        if t: check_out(d, force, kind="folder", apart={"RUN": run_dir})   # the run's own seed folders never replaced
     _write_adapters({d: _adapter_files(config, s) for s, d, t in zip(chosen, dests, todo) if t}, Path(out))
     return dests
 
@@ -281,7 +281,7 @@ def main(argv:list[str]|None=None)->int:
     "spbias export: a run's tuned prompts as PEFT prompt-tuning adapters with model cards."
     from spbias.cli import HelpFormatter, ArgumentParser
     from spbias.core import parse_seeds
-    from spbias.checks import positive_int
+    from spbias.checks import positive_int, out_path
     p = ArgumentParser(prog="spbias export",
                                 description="Write a run's prompts as Hugging Face PEFT prompt-tuning adapters "
                                 "(adapter_config.json, adapter_model.safetensors, README.md model card, spbias.json).",
@@ -295,7 +295,7 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--keep-degenerate", action="store_true",
                    help="with --top-k: keep degenerate seeds (one class for >= 90%% of validation texts, "
                    "or macro-F1 no better than the majority class's), the papers' own selection")
-    p.add_argument("--out", required=True, help="the adapter folder (one seed), or the folder of seed-<s> folders")
+    p.add_argument("--out", required=True, type=out_path, help="the adapter folder (one seed), or the folder of seed-<s> folders")
     p.add_argument("--force", action="store_true",
                    help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
     a = p.parse_args(argv)

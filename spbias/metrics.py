@@ -339,12 +339,12 @@ def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", sel
     return pd.concat(tabs, ignore_index=True), pd.concat(runs, ignore_index=True)
 
 # %% ../nbs/22c_metrics.ipynb #a91409e3
-def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run")):
-    "The --force rule of `checks.check_out` for each output table (None: not asked for)."
+def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run"), apart:dict|None=None):
+    "The --force rule of `checks.check_out` for each output table (None: not asked for), none of them an input in `apart`."
     from spbias.checks import check_out
     from spbias.core import TABLE_FORMATS
     for p, flag in zip(paths, flags):
-        if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag)
+        if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag, apart=apart)
 
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
@@ -381,7 +381,7 @@ def main_gaps(argv:list[str]|None=None)->int:
         other = a.out.with_stem(a.out.stem + "-per-run")
         raise SpbiasError(f"--per-run {a.per_run} is the same file as --out.",
                           f"name another file for the per-run gaps, e.g. --per-run {other}.")
-    _refuse_overwrite([a.out, a.per_run], a.force)
+    _refuse_overwrite([a.out, a.per_run], a.force, apart={"PREDICTIONS": a.predictions})
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions)
     say = lambda line: print(f"spbias gaps: {line}", file=sys.stderr)
@@ -437,7 +437,7 @@ def main_table2(argv:list[str]|None=None)->int:
     ap.add_argument("--force", action="store_true",
                     help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
-    _refuse_overwrite([a.out], a.force)
+    _refuse_overwrite([a.out], a.force, apart={"GAPS": a.gaps})
     from spbias.checks import check_input_file, write_outputs
     check_input_file(a.gaps, "GAPS", "the gap table `spbias gaps` wrote")
     metrics = tuple(m.strip() for m in a.metrics.split(","))

@@ -224,6 +224,7 @@ def main(argv:list[str]|None=None)->int:
     if not built_in and not Path(a.which).is_file():
         raise SpbiasError(f"template file {a.which} not found.", "check the path.")
     left, exts = {"slotless": []}, (".tsv", ".csv", ".parquet")
+    ins = {"TEMPLATES": None if built_in else a.which, "--terms": a.terms, "--source": a.source}   # never replaced
     if a.which in ("czarnowska", "ours"):
         src, layout, attrs = bias_source(a.which, a.source)
         if a.attributes is not None:  # an attribute's name, or the category it writes (grouped_age): both name it
@@ -233,15 +234,15 @@ def main(argv:list[str]|None=None)->int:
             if bad: raise SpbiasError(f"--attributes: {bad} are not in the layout of the {a.which} templates.",
                                       f"use attributes ({', '.join(layout['attributes'])}) or their categories "
                                       f"({', '.join(by_cat)}).")
-        check_out(a.out, a.force, exts=exts)
+        check_out(a.out, a.force, exts=exts, apart=ins)
         df = generate(src, attrs, layout, unmarked=a.unmarked)
         if a.set_name: df["set"] = a.set_name
     elif built_in:
-        check_out(a.out, a.force, exts=exts)
+        check_out(a.out, a.force, exts=exts, apart=ins)
         df, left = unstated_norms_set(a.which, a.source, a.unmarked)
         if a.set_name: df["set"] = a.set_name
     else:
-        check_out(a.out, a.force, exts=exts)
+        check_out(a.out, a.force, exts=exts, apart=ins)
         terms = read_terms(a.terms, a.category, a.slot)
         df, left = fill_template_file(a.which, terms, a.set_name or Path(a.which).stem, a.unmarked, terms_path=a.terms)
     write_outputs([(a.out, lambda p: save_bias_set(df, p))])   # a full disk: one line, the old file back
