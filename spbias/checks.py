@@ -66,10 +66,9 @@ def finite_float(s:str)->float:
     return v
 
 def unique_items(what:str): # what one item is, e.g. "attribute"
-    "An argparse type: a comma-separated list (kept as the text given), each item named once and none empty."
+    "An argparse type: a comma-separated list (kept as the text given, for the command's own checks), each item once."
     def parse(s:str)->str:
-        items = [x.strip() for x in s.split(",")]
-        if "" in items: raise _bad(f"{s!r} has an empty item. Fix: name each {what} once, separated by commas.")
+        items = [x.strip() for x in s.split(",") if x.strip()]
         if twice := sorted({x for x in items if items.count(x) > 1}):
             raise _bad(f"{s!r} names {twice[0]!r} twice. Fix: name each {what} once.")
         return s
@@ -90,7 +89,7 @@ def env_choice(name:str, # the environment variable, e.g. "SPBIAS_ACCEL"
                choices:tuple, # the words it may hold
                hint:dict|None=None # a common wrong word → the right one, for the fix
               )->str|None:
-    "The variable's value (stripped, lower case; None when unset or empty), or a `SpbiasError` naming it and its choices."
+    "The variable's value (stripped, lower case; None when unset or empty), or a `SpbiasError` naming its choices."
     v = os.environ.get(name, "").strip().lower()
     if not v: return None
     if v not in choices:
@@ -126,7 +125,7 @@ def _clash(out:Path, folder:bool, other:Path)->str|None:
 def check_apart(path:Path, # an output
                 apart:dict, # flag → a path (or paths) the command reads, or writes as another output
                 flag:str="--out", folder:bool=False)->None:
-    "Refuse an output that is, holds or (a folder) lies inside an input or another output: --force cannot replace those."
+    "Refuse an output that is, holds or (a folder) lies inside an input or another output (--force or not)."
     for other_flag, others in apart.items():
         for q in ([others] if isinstance(others, (str, Path)) else others or []):
             if q is None or str(q) == "": continue

@@ -397,7 +397,8 @@ def main(argv:list[str]|None=None)->int:
     a = ap.parse_args(argv)
     ins = {"A": a.a.split(","), "B": a.b.split(",")}   # no output may replace an input, nor another output
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS), apart=ins)
-    if a.mcnemar: check_out(a.mcnemar, a.force, exts=tuple(TABLE_FORMATS), flag="--mcnemar", apart=ins | {"--out": a.out})
+    if a.mcnemar:
+        check_out(a.mcnemar, a.force, exts=tuple(TABLE_FORMATS), flag="--mcnemar", apart=ins | {"--out": a.out})
     figs = [a.figure.with_suffix(s) for s in (".png", ".pdf")] if a.figure else []
     for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure",
                              apart=ins | {"--out": a.out, "--mcnemar": a.mcnemar})

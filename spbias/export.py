@@ -295,7 +295,8 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--keep-degenerate", action="store_true",
                    help="with --top-k: keep degenerate seeds (one class for >= 90%% of validation texts, "
                    "or macro-F1 no better than the majority class's), the papers' own selection")
-    p.add_argument("--out", required=True, type=out_path, help="the adapter folder (one seed), or the folder of seed-<s> folders")
+    p.add_argument("--out", required=True, type=out_path,
+                   help="the adapter folder (one seed), or the folder of seed-<s> folders")
     p.add_argument("--force", action="store_true",
                    help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
     a = p.parse_args(argv)

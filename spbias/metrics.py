@@ -340,7 +340,7 @@ def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", sel
 
 # %% ../nbs/22c_metrics.ipynb #a91409e3
 def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run"), apart:dict|None=None):
-    "The --force rule of `checks.check_out` for each output table (None: not asked for), none of them an input in `apart`."
+    "The --force rule of `checks.check_out` for each output table (None: not asked for), each apart from `apart`."
     from spbias.checks import check_out
     from spbias.core import TABLE_FORMATS
     for p, flag in zip(paths, flags):
@@ -349,7 +349,7 @@ def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run"), apart:dic
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import count, positive_int
+    from spbias.checks import count, n_boot
     ap = ArgumentParser(prog="spbias gaps",
                                  description="Group-fairness gaps with 95% CIs across tuned prompts.",
                                  formatter_class=HelpFormatter, epilog=coverage_advice())
@@ -367,7 +367,7 @@ def main_gaps(argv:list[str]|None=None)->int:
                     help="test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items())
                     + " (a two-group attribute's "
                                                      "mirror-image gaps count once)")
-    ap.add_argument("--n-boot", type=positive_int, default=2000, help="bootstrap resamples (--ci bootstrap)")
+    ap.add_argument("--n-boot", type=n_boot, default=2000, help="bootstrap resamples (--ci bootstrap; at least 200)")
     ap.add_argument("--boot-seed", type=count, default=0, help="bootstrap seed (--ci bootstrap)")
     ap.add_argument("--per-run", type=Path, help="also write the per-run gaps to this CSV")
     ap.add_argument("--reference",
@@ -449,6 +449,7 @@ def main_table2(argv:list[str]|None=None)->int:
         w = table2_wide(t2)
         w.columns = [" ".join(str(x) for x in c if str(x)) for c in w.columns]; t2 = w.reset_index()
     write_outputs([(a.out, lambda p: save_table(t2, p))])   # a full disk: one line, the old table back
-    print(f"wrote Table 2 ({t2.group.nunique()} groups) to {a.out}; intervals: {_join(t2.ci_method)}, adjustment: "
+    n_groups = len(t2[["category", "group"]].drop_duplicates())   # one group name in two attributes: two groups
+    print(f"wrote Table 2 ({n_groups} groups) to {a.out}; intervals: {_join(t2.ci_method)}, adjustment: "
           f"{_join(t2.adjust)}{fam}")
     return 0

@@ -177,13 +177,16 @@ def _list(ids:list[str],
 def main(argv:list[str]|None=None)->int:
     "`spbias templates czarnowska|ours|ns-prompts|regard|FILE.csv`: write a bias set TSV."
     from spbias.cli import HelpFormatter, ArgumentParser
+    from spbias.checks import unique_items
     ap = ArgumentParser(prog="spbias templates",
                                  description="Generate a bias test set from templates and lexicons.",
                                  formatter_class=HelpFormatter)
     ap.add_argument("which",
                     help="a built-in set (czarnowska: Czarnowska et al.'s templates; ours: data/templates; "
                     "ns-prompts, regard: "
-                    "Kohankhaki et al.'s) or a template CSV (TEMPLATE,DOMAIN,SENT,NER) to fill from --terms")
+                    "Kohankhaki et al.'s) or a template CSV (TEMPLATE,DOMAIN,SENT,NER) to fill from --terms; in it a "
+                    "slot is written {slot}, {Slot} (the term capitalised) or {a:slot} (the term after 'a' or 'an', "
+                    "chosen by its first letter); an 'a' or 'an' written before a slot is made to agree with each term")
     ap.add_argument("--terms", type=Path,
                     help="with a template CSV: the lexicon CSV (group, term, and optionally slot, category)")
     ap.add_argument("--category", help="with --terms: the category of terms the lexicon gives none (e.g. grouped_race)")
@@ -197,7 +200,7 @@ def main(argv:list[str]|None=None)->int:
                     help="folder of a built-in set (default: the shared data's czarnowska/ or unstated_norms/; ours: "
                     "data/templates)")
     ap.add_argument("--out", type=Path, required=True, help="output TSV")
-    ap.add_argument("--attributes",
+    ap.add_argument("--attributes", type=unique_items("attribute"),
                     help="czarnowska, ours: comma-separated attributes or the categories they write, e.g. "
                     "age,sexuality or grouped_age "
                     "(default: all available)")
