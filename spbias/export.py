@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from .core import SpbiasError
 from .data import LABEL_NAMES
-from .checks import check_out, write_outputs
+from .checks import check_out, check_apart, write_outputs
 # reading and scoring adapters is the predict module's (13_predict); these names stay importable from here
 from .predict import (PEFT_CONFIG, PEFT_WEIGHTS, PEFT_KEY, SPBIAS_META, embeddings_sha256, read_adapter,
                             prompt_identity,
@@ -271,6 +271,7 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
     one = seeds is not None and len(seeds) == 1
     dests = [Path(out) if one else Path(out)/f"seed-{s['seed']}" for s in chosen]
     todo = [not (keep_current and _holds(d, config, s)) for s, d in zip(chosen, dests)]
+    check_apart(Path(out), {"RUN": run_dir}, folder=True)   # the run itself, or a folder in it: never replaced
     for d, t in zip(dests, todo):  # every folder checked before the first is written
         if t: check_out(d, force, kind="folder", apart={"RUN": run_dir})   # the run's own seed folders never replaced
     _write_adapters({d: _adapter_files(config, s) for s, d, t in zip(chosen, dests, todo) if t}, Path(out))
@@ -299,6 +300,7 @@ def main(argv:list[str]|None=None)->int:
                    help="the adapter folder (one seed), or the folder of seed-<s> folders")
     p.add_argument("--force", action="store_true",
                    help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
+    p.needs("--keep-degenerate", "--top-k", "it keeps degenerate seeds among the top k")
     a = p.parse_args(argv)
     say = lambda line: print(f"spbias export: {line}", file=sys.stderr)
     done = export_run(a.run, a.out, seeds=None if a.seed is None else parse_seeds(a.seed), top_k=a.top_k, force=a.force,
