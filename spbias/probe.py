@@ -410,6 +410,9 @@ def main_report(argv:list[str]|None=None)->int:
     write_outputs([(a.out, lambda p: report.append(write_report(pred, p)))])
     errs = report[0]
     print(errs.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    from spbias.apes import one_answer_warning
+    from spbias.checks import warn
+    if w := one_answer_warning(pred): warn("apes report", w)   # a model with one answer: its error rates are that
     if "negated" not in pred:
         print("robustness to negation needs negated pairs (a `negated` column, as `spbias apes generate` writes): not reported.")
     print(f"report written to {a.out}")
