@@ -292,8 +292,11 @@ def notebook_parameters(nb:str|Path # a notebook with a cell tagged `parameters`
                        )->dict:
     "The names and default values of a notebook's `parameters` cell (papermill's tag)."
     import nbformat
-    cells = [c for c in nbformat.read(str(nb), as_version=4).cells if "parameters" in c.get("metadata", {}).get("tags",
-        [])]
+    try: book = nbformat.read(str(nb), as_version=4)
+    except (ValueError, OSError, nbformat.reader.NotJSONError) as e:   # a TSV, a folder, a notebook cut short
+        raise SpbiasError(f"the tuning notebook {nb} is not a Jupyter notebook ({type(e).__name__}).",
+                          "pass --notebook with an .ipynb file, e.g. nbs/runs/tune.ipynb.") from None
+    cells = [c for c in book.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
     if not cells:
         raise SpbiasError(f"{nb} has no cell tagged 'parameters'.",
                           "tag the tuning notebook's parameters cell 'parameters' (papermill's convention).")
