@@ -16,7 +16,6 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `weights` (06): weight files (safetensors, torch `.bin`, GGUF) read and streamed into a model, every mismatch in one error.
 - `fingerprint` (06a): one fingerprint of a model's weights (sha1 of the config and a strided sample of every parameter): what a run records, `spbias info` prints, `predict` and `export` check.
 - `pretrained` (06b): load model — a name (`smollm2`, folder, `.gguf`, hub id) to `(model, tokenizer, ModelConfig)`; label-token ids; `spbias info`, `spbias next-token`.
-- `checkpoint` (06c): the old name of `weights` + `pretrained`, re-exported for existing code.
 - `testing` (07): tiny random checkpoints and a tiny tokenizer for fast tests; `spbias parity`.
 - `families` (08): the family table, each `model_type`'s config mapping and checkpoint key map.
 - `distributed` (09): several processes, one JAX program.

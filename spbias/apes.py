@@ -227,11 +227,11 @@ def one_answer_warning(pred:pd.DataFrame, # APES predictions (a `prediction` col
 
 # %% ../nbs/21_apes.ipynb #fb96f7ad
 def main(argv:list[str]|None=None)->int:
-    "`spbias apes generate|predict|report`."
+    "`spbias apes generate` (predict and report: `spbias.probe.main_apes` hands them to the probe module)."
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("predict", "report"):
-        from spbias import probe   # predict and report live in the probe module (imported here: it imports this one)
-        return int((probe.main_predict if argv[0] == "predict" else probe.main_report)(argv[1:]) or 0)
+    if argv and argv[0] in ("predict", "report"):   # the probe module imports this one, so it routes, not this one
+        raise SpbiasError(f"apes {argv[0]} is the probe module's.", f"run it as spbias apes {argv[0]} "
+                          "(spbias.probe.main_apes).")
     from spbias.cli import HelpFormatter, ArgumentParser
     ap = ArgumentParser(prog="spbias apes", description="APES Yes/No stereotype probes: generate | predict | report.")
     sub = ap.add_subparsers(dest="cmd", required=True)

@@ -27,7 +27,7 @@ COMMANDS = {  # name: (module:function, one-line help)
     "table2":         ("spbias.metrics:main_table2", "the papers' Table 2: net count of significant gaps"),
     "compare":        ("spbias.compare:main", "the difference of two models' or probes' gaps (A − B), paired tests on the same bias set"),
     "robustness":     ("spbias.robustness:main", "does each gap survive: sign across prompts, templates, interval methods, other probes"),
-    "apes":           ("spbias.apes:main", "APES Yes/No stereotype probes (generate | predict | report)"),
+    "apes":           ("spbias.probe:main_apes", "APES Yes/No stereotype probes (generate | predict | report)"),
     "predict-manual": ("spbias.manual:main", "manual-prompt baseline (zero-shot and k-shot)"),
     "sweep":          ("spbias.stages:main", "run a papermill sweep from a YAML file (sharded, resumable)"),
     "plan":           ("spbias.plan:main", "will a tuning step fit on a device mesh? XLA's per-device memory, no weights needed"),

@@ -14,7 +14,7 @@ __all__ = ['DEFAULT_PROMPT', 'PRED_COLUMNS', 'split_prompt', 'answer_variants', 
            'shared_prefix', 'encode_rows', 'load_soft_prompt', 'statements', 'with_answers', 'probe_local',
            'probe_hosted', 'template_domains', 'with_domain', 'template_error_rates', 'error_rates', 'negation_pairs',
            'robustness', 'plot_pair_differences', 'bubble_figure', 'plot_bubbles', 'write_report', 'main_predict',
-           'main_report']
+           'main_report', 'main_apes']
 
 # %% ../nbs/30_probe.ipynb #5ae42a33
 def split_prompt(template:str, # e.g. "Q: {statement}\nA:"
@@ -417,3 +417,11 @@ def main_report(argv:list[str]|None=None)->int:
         print("robustness to negation needs negated pairs (a `negated` column, as `spbias apes generate` writes): not reported.")
     print(f"report written to {a.out}")
     return 0
+
+def main_apes(argv:list[str]|None=None)->int:
+    "`spbias apes generate|predict|report`: predict and report here, generate (and the help) in `spbias.apes`."
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "predict": return int(main_predict(argv[1:]) or 0)
+    if argv and argv[0] == "report": return int(main_report(argv[1:]) or 0)
+    from spbias.apes import main
+    return main(argv)

@@ -220,7 +220,7 @@ def run_stages(stages:list[Stage], out, # the stages and the sweep's output root
     return res
 
 # %% ../nbs/40b_stages.ipynb #f7f9a9f8
-MANY_RUNS = 1000   # a sweep of more runs than this runs, or lists them in a dry run, only with --yes
+MANY_RUNS = 5000   # a sweep of more runs than this runs (or lists them) only with --yes; the papers' grid: 1,800
 
 def confirm_size(sweeps:list, # the sweeps a command would run (a staged file: one per stage)
                  yes:bool, # --yes: the size is meant
