@@ -245,6 +245,16 @@ def _remove(q:Path)->None:
 
 def _taken(q:Path)->bool: return q.exists() and not (q.is_dir() and not q.is_symlink() and not any(q.iterdir()))
 
+def _stage_in(d:Path)->Path:
+    "A new temporary folder in `d` named after this process; those a killed process (SIGKILL) left there removed."
+    for old in d.glob(".spbias-tmp-*-*"):
+        try: pid = int(old.name.split("-")[2])
+        except ValueError: continue
+        try: os.kill(pid, 0)
+        except ProcessLookupError: shutil.rmtree(old, ignore_errors=True)   # its writer is gone
+        except PermissionError: pass   # another user's live process
+    return Path(tempfile.mkdtemp(dir=d, prefix=f".spbias-tmp-{os.getpid()}-"))
+
 def write_outputs(outputs:list, # (path, write) pairs: `write(path)` writes that output; a None path: not asked for;
                   # a list of paths: the files one write makes (a figure's .png and .pdf), `write` given the first;
                   # a path may be a folder that `write` makes (a report)
@@ -266,7 +276,7 @@ def write_outputs(outputs:list, # (path, write) pairs: `write(path)` writes that
                     top = next((a for a in [d, *d.parents][::-1] if not a.exists()), None)
                     d.mkdir(parents=True, exist_ok=True)
                     if top is not None: made.append(top)
-                    stage[d] = Path(tempfile.mkdtemp(dir=d, prefix=".spbias-tmp-"))
+                    stage[d] = _stage_in(d)
                 try: write(stage[ps[0].parent]/ps[0].name)
                 except OSError as e: raise _failed(ps[0], e, olds) from None
             for q in qs:
