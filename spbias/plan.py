@@ -221,7 +221,9 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--scan-layers", "--scan", action=argparse.BooleanOptionalAction, default=True,
                     help="run the decoder blocks as one compiled loop over stacked weights, as spbias tune does by default; "
                          "--no-scan-layers: unrolled")
-    ap.add_argument("--loss", default="full_vocab", choices=["full_vocab", "label_tokens"], help="training loss")
+    ap.add_argument("--loss", default="full_vocab", choices=["full_vocab", "label_tokens"],
+                    help="training loss: full_vocab (cross-entropy over the whole vocabulary, as spbias tune does by default) "
+                         "or label_tokens (over the label words' tokens only)")
     ap.add_argument("--reserve", type=float, default=0.1, help="share of device memory kept free for the runtime")
     ap.add_argument("--json", default=None, help="also write the figures to this JSON file")
     ap.add_argument("--force", action="store_true", help="move an existing --json aside (JSON.replaced-<time>) instead of refusing")
