@@ -12,13 +12,13 @@ EXTRAS := $(if $(filter cpu,$(ACCEL)),dev,$(if $(filter cuda tpu,$(ACCEL)),dev$(
 
 # an offline wheelhouse (scripts/wheelhouse.py): PLATFORM/PYTHON default to this machine's; ACCEL picks JAX's extra;
 # DEV=1 adds the dev requirements, BENCH=1 torch/peft/accelerate (benchmarks/gpu.py); files above PART_MIB MiB are split;
-# the folder is WHEELHOUSE_OUT (FORCE=1 replaces a non-empty one)
+# the folder is WHEELHOUSE, the variable `make install WHEELHOUSE=DIR` reads too (default: wheelhouse; FORCE=1 replaces
+# a non-empty one; WHEELHOUSE_OUT, its old name, still works)
 PLATFORM ?=
 PYTHON ?=
 DEV ?=
 BENCH ?=
 PART_MIB ?= 60
-WHEELHOUSE_OUT ?= wheelhouse
 WHEELHOUSE ?=
 
 .PHONY: install demo test test-slow lab export clean-nbs bench wheelhouse
@@ -46,7 +46,7 @@ else
 endif
 
 wheelhouse:
-	$(PY) scripts/wheelhouse.py build --out "$(WHEELHOUSE_OUT)" --accel $(ACCEL) --part-mib $(PART_MIB) \
+	$(PY) scripts/wheelhouse.py build --out "$(or $(WHEELHOUSE),$(WHEELHOUSE_OUT),wheelhouse)" --accel $(ACCEL) --part-mib $(PART_MIB) \
 		$(if $(PLATFORM),--platform $(PLATFORM)) $(if $(PYTHON),--python-version $(PYTHON)) $(if $(DEV),--dev) $(if $(BENCH),--bench) \
 		$(if $(FORCE),--force)
 

@@ -7,7 +7,8 @@ config = ConfigParser(delimiters=["="])
 config.read("settings.ini", encoding="utf-8")
 cfg = config["DEFAULT"]
 
-licenses = {"apache2": ("Apache Software License 2.0", "OSI Approved :: Apache Software License")}
+# settings.ini's licence → its SPDX expression (PEP 639): setuptools warns on the old License :: classifiers
+licenses = {"apache2": "Apache-2.0"}
 statuses = ["Planning", "Pre-Alpha", "Alpha", "Beta", "Production/Stable", "Mature", "Inactive"]
 py_versions = "3.10 3.11 3.12 3.13".split()
 
@@ -22,12 +23,12 @@ lic = licenses[cfg["license"].lower()]
 
 setuptools.setup(
     name=cfg["lib_name"],
-    license=lic[0],
+    license=lic,
+    license_files=["LICENSE"],
     classifiers=[
         "Development Status :: " + statuses[int(cfg["status"])],
         "Intended Audience :: " + cfg["audience"].title(),
         "Natural Language :: " + cfg["language"].title(),
-        "License :: " + lic[1],
     ] + ["Programming Language :: Python :: " + o for o in py_versions[py_versions.index(min_python):]],
     url=cfg["git_url"],
     packages=setuptools.find_packages(include=["spbias", "spbias.*"]),

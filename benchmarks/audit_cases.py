@@ -294,7 +294,7 @@ case("compare/figure-metrics-bogus", "compare", [*C, "--figure", "{t}/f", "--fig
 number_cases("compare", "compare", C, "--n-boot", ["-1", "x"], CT)
 number_cases("compare", "compare", C, "--top-k", ["-1"], CT)
 
-RB = ["robustness", "{t}/p.tsv", "--top-k", "0", "--n-boot", "50", "--out", "{t}/r.csv"]
+RB = ["robustness", "{t}/p.tsv", "--top-k", "0", "--n-boot", "200", "--out", "{t}/r.csv"]
 case("robustness/ok", "robustness", RB, PT, expected="ok")
 table_cases("robustness/preds", "robustness", RB, "p.tsv", "preds.tsv", kinds=["missing", "empty", "header-only",
                                                                                    "truncated", "latin1", "bom"])

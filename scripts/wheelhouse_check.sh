@@ -13,7 +13,7 @@ mkdir -p "$WORK"
 WH=$WORK/wheelhouse VENV=$WORK/venv RUN=$WORK/run
 now() { date +%s.%N; }
 t0=$(now)
-make -s wheelhouse WHEELHOUSE_OUT="$WH" PY="$PY" PART_MIB="${PART_MIB:-60}" 2>&1 | tee "$WORK/build.log"
+make -s wheelhouse WHEELHOUSE="$WH" PY="$PY" PART_MIB="${PART_MIB:-60}" 2>&1 | tee "$WORK/build.log"
 t1=$(now)
 # install from a copy that holds only the parts of split files (as carried to an offline machine), so joining is exercised
 python3 - "$WH" <<'EOF'

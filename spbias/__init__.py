@@ -39,6 +39,7 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `intervals` (22a): intervals and p-values across prompts, families of tests and their adjustment, mirror-image pairs.
 - `bootstrap` (22b): the two-level bootstrap over prompts and templates, for centroid gaps and for gaps to a reference group.
 - `metrics` (22c): gaps — the gap table CSV with 95% CIs, its method note and coverage warning; the papers' Table 2; `spbias gaps` and `spbias table2`.
+- `coverage` (22c0): the coverage benchmark read back: the warning under a gap table for every model and tuning set whose n measured below 93%, and `spbias gaps --help`'s advice.
 - `multiplicity` (22e): declared families — confirmatory Holm in the Table 2 cells, exploratory Benjamini–Yekutieli.
 - `equivalence` (22f): TOST at a stated margin (t form, or the bootstrap's 90% interval).
 - `contrasts` (22g): the follow-up's contrasts — each group against the mean of the others, each row's estimand named.

@@ -4,14 +4,14 @@
 
 # %% ../nbs/21_apes.ipynb #83432ce3
 from __future__ import annotations
-import argparse, csv, importlib, itertools, re, sys, warnings
+import argparse, csv, itertools, re, sys, warnings
 from pathlib import Path
 import pandas as pd
 from .core import SpbiasError, atomic_write_text, save_table
 
 # %% auto #0
 __all__ = ['load_domain', 'parse_constraints', 'satisfies', 'load_apes_templates', 'generate_apes', 'check_templates_file',
-           'check_predict_inputs', 'check_report_inputs', 'main']
+           'check_predict_inputs', 'check_report_inputs', 'one_answer_warning', 'main']
 
 # %% ../nbs/21_apes.ipynb #2cf52179
 def load_domain(domains:Path, # the domains folder
@@ -219,16 +219,27 @@ def check_report_inputs(predictions, templates=None)->pd.DataFrame:
     if templates is not None: check_templates_file(templates)
     return pred
 
+# %% ../nbs/21_apes.ipynb #74e9147d
+def one_answer_warning(pred:pd.DataFrame, # APES predictions (a `prediction` column of Yes/No)
+                       share:float|None=None # the flagged share (default: `predictions.DEGENERATE_SHARE`, 0.9)
+                      )->str|None:
+    "A warning when the model gives one answer to at least `share` of the statements it answered; else None."
+    from spbias.predictions import DEGENERATE_SHARE
+    share = DEGENERATE_SHARE if share is None else share
+    ans = pred.prediction.astype(str); ans = ans[ans.isin(["Yes", "No"])]
+    if not len(ans): return None
+    counts = ans.value_counts(); word, k = counts.index[0], int(counts.iloc[0])
+    if k < share * len(ans): return None
+    return (f"the model answers {word} to {k} of {len(ans)} statements ({k / len(ans):.0%}, at least {share:.0%}): its "
+            "error rates follow that one answer more than the domains (as gaps flags a degenerate prompt).")
+
 # %% ../nbs/21_apes.ipynb #fb96f7ad
 def main(argv:list[str]|None=None)->int:
-    "`spbias apes generate|predict|report`."
+    "`spbias apes generate` (predict and report: `spbias.probe.main_apes` hands them to the probe module)."
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("predict", "report"):
-        try: fn = getattr(importlib.import_module("spbias.probe"), f"main_{argv[0]}")
-        except (ImportError, AttributeError) as e:
-            print(f"spbias apes {argv[0]}: not available ({e}). Fix: install spbias with its probe module (spbias.probe).", file=sys.stderr)
-            return 2
-        return int(fn(argv[1:]) or 0)
+    if argv and argv[0] in ("predict", "report"):   # the probe module imports this one, so it routes, not this one
+        raise SpbiasError(f"apes {argv[0]} is the probe module's.", f"run it as spbias apes {argv[0]} "
+                          "(spbias.probe.main_apes).")
     from spbias.cli import HelpFormatter, ArgumentParser
     ap = ArgumentParser(prog="spbias apes", description="APES Yes/No stereotype probes: generate | predict | report.")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -241,7 +252,8 @@ def main(argv:list[str]|None=None)->int:
     sub.add_parser("predict", help="ask a model (spbias.probe)"); sub.add_parser("report", help="summarise answers (spbias.probe)")
     a = ap.parse_args(argv)
     from spbias.checks import check_out, check_input_file, write_outputs
-    check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet")); check_input_file(a.templates, "--templates", "an APES templates CSV")
+    check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet"), apart={"--templates": a.templates, "--domains": a.domains})
+    check_input_file(a.templates, "--templates", "an APES templates CSV")
     df = generate_apes(a.templates, a.domains, a.question)
     write_outputs([(a.out, lambda p: save_table(df, p))])   # a full disk: one line, the old file back
     print(f"wrote {len(df)} statements from {df.template_id.nunique()} templates to {a.out}")

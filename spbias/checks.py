@@ -4,14 +4,15 @@
 
 # %% ../nbs/16_checks.ipynb #b1c5d8a8
 from __future__ import annotations
-import argparse, errno, os, shutil, sys
+import argparse, contextlib, errno, math, os, shutil, sys, tempfile
 from pathlib import Path
 from .core import SpbiasError, move_aside, table_format, TABLE_FORMATS, load_table
 
 
 # %% auto #0
-__all__ = ['positive_int', 'count', 'warn', 'share', 'check_out', 'make_room', 'write_outputs', 'check_utf8', 'check_input_file',
-           'load_table_or_fail']
+__all__ = ['positive_int', 'count', 'MIN_BOOT', 'warn', 'share', 'out_path', 'out_file', 'finite_float', 'unique_items', 'n_boot',
+           'env_choice', 'check_apart', 'check_out', 'make_room', 'output_lock', 'on_signal_exit', 'write_outputs',
+           'check_utf8', 'check_input_file', 'load_table_or_fail']
 
 # %% ../nbs/16_checks.ipynb #4de1edea
 _WARNED:set = set()
@@ -42,6 +43,62 @@ def share(s:str)->float:
     if not 0 < v <= 1: raise argparse.ArgumentTypeError(f"{s} is not a share in (0, 1]. Fix: give one, e.g. 0.9.")
     return v
 
+# %% ../nbs/16_checks.ipynb #eb99e45f
+def _bad(msg:str): return argparse.ArgumentTypeError(msg)
+
+def out_path(s:str)->str:
+    "A path to write (an argparse type): an empty one refused."
+    if not s.strip(): raise _bad(f"{s!r} names nothing. Fix: name the file or folder to write.")
+    return s
+
+def out_file(s:str)->Path:
+    "A file to write (an argparse type): empty, a trailing / or an existing folder refused."
+    out_path(s)
+    if s.endswith(("/", os.sep)) or Path(s).is_dir():
+        raise _bad(f"{s} is a folder, and a file is needed. Fix: name a file in it, e.g. {Path(s)/'out'}.")
+    return Path(s)
+
+def finite_float(s:str)->float:
+    "A finite number (an argparse type): inf and nan refused."
+    try: v = float(s)
+    except ValueError: raise _bad(f"{s!r} is not a number. Fix: give a finite number, e.g. 0.01.") from None
+    if not math.isfinite(v): raise _bad(f"{s} is not a finite number. Fix: give one, e.g. 0.01.")
+    return v
+
+def unique_items(what:str): # what one item is, e.g. "attribute"
+    "An argparse type: a comma-separated list (kept as the text given, for the command's own checks), each item once."
+    def parse(s:str)->str:
+        items = [x.strip() for x in s.split(",") if x.strip()]
+        if twice := sorted({x for x in items if items.count(x) > 1}):
+            raise _bad(f"{s!r} names {twice[0]!r} twice. Fix: name each {what} once.")
+        return s
+    parse.__name__ = f"{what} list"
+    return parse
+
+MIN_BOOT = 200   # resamples for a 95% percentile interval: each 2.5% tail then holds 5 of them
+
+def n_boot(s:str)->int:
+    "Bootstrap resamples (an argparse type): at least `MIN_BOOT`, enough for a 95% percentile interval."
+    v = positive_int(s)
+    if v < MIN_BOOT:
+        raise _bad(f"{v} resamples are too few for a 95% interval: each 2.5% tail would hold {0.025 * v:g} of them, so "
+                   f"its ends are single draws. Fix: give at least {MIN_BOOT} (2000, the default, is better).")
+    return v
+
+def env_choice(name:str, # the environment variable, e.g. "SPBIAS_ACCEL"
+               choices:tuple, # the words it may hold
+               hint:dict|None=None # a common wrong word → the right one, for the fix
+              )->str|None:
+    "The variable's value (stripped, lower case; None when unset or empty), or a `SpbiasError` naming its choices."
+    v = os.environ.get(name, "").strip().lower()
+    if not v: return None
+    if v not in choices:
+        near = (hint or {}).get(v)
+        raise SpbiasError(f"the environment variable {name}={v!r} is none of {', '.join(choices)}.",
+                          (f"set {name}={near} ({v} is called {near} here)" if near else f"set {name} to one of them")
+                          + ", or unset it.")
+    return v
+
 # %% ../nbs/16_checks.ipynb #6385e1fa
 def _writable_place(p:Path, flag:str):
     "Refuse a path that cannot be created: a file on the way to it, or a folder this user cannot write."
@@ -54,18 +111,43 @@ def _writable_place(p:Path, flag:str):
         raise SpbiasError(f"{flag} {p}: the folder {anc} is not writable.",
                           f"choose a {flag} in a folder you can write to.")
 
+_FORCED:dict = {}   # an output's real path → the --force `check_out` passed it with (read by `write_outputs`)
+
+def _real(p)->Path: return Path(os.path.realpath(p))
+
+def _clash(out:Path, folder:bool, other:Path)->str|None:
+    "How output `out` would touch `other` (a file or folder the command reads or writes): is it, holds it, lies in it."
+    o, i = _real(out), _real(other)
+    if o == i or (out.exists() and other.exists() and os.path.samefile(out, other)): return "is"
+    if o in i.parents: return "holds"
+    if folder and i in o.parents and i.is_dir(): return "lies inside"
+
+def check_apart(path:Path, # an output
+                apart:dict, # flag → a path (or paths) the command reads, or writes as another output
+                flag:str="--out", folder:bool=False)->None:
+    "Refuse an output that is, holds or (a folder) lies inside an input or another output (--force or not)."
+    for other_flag, others in apart.items():
+        for q in ([others] if isinstance(others, (str, Path)) else others or []):
+            if q is None or str(q) == "": continue
+            if how := _clash(Path(path), folder, Path(q)):
+                raise SpbiasError(f"{flag} {path} {how} {other_flag} {q}, which this command also uses: "
+                                  "--force cannot replace that.", f"choose a {flag} apart from {other_flag}.")
+
 def check_out(path:str|Path, # the output the command will write
-              force:bool=False, # --force: an existing output will be moved aside (by `make_room`)
+              force:bool=False, # --force: an existing output will be moved aside (by `write_outputs`)
               kind:str="file", # "file" or "folder"
               exts:tuple|None=None, # allowed extensions of a file (e.g. (".tsv", ".csv")); None: any
               flag:str="--out",
-              rule:bool=True # apply the --force rule (False: the command has its own, as `tune --resume`)
+              rule:bool=True, # apply the --force rule (False: the command has its own, as `tune --resume`)
+              apart:dict|None=None # flag → path(s) the command reads or writes as another output (`check_apart`)
              )->Path:
-    "Check an output path before anything runs: file or folder, extension, writable place, and the --force rule."
+    ("Check an output path before anything runs: not empty, file or folder, extension, writable place, apart from the "
+     "inputs, and the --force rule.")
+    if str(path).strip() == "": raise SpbiasError(f"{flag} is empty.", f"name the {kind} to write.")
     p = Path(path)
     if kind == "file":
-        if p.is_dir():
-            raise SpbiasError(f"{flag} {p} is a folder, and a file is needed.",
+        if p.is_dir() or str(path).endswith(os.sep):
+            raise SpbiasError(f"{flag} {path} is a folder, and a file is needed.",
                               f"name a file, e.g. {p/'out'}{(exts or ('.tsv',))[0]}.")
         if exts == tuple(TABLE_FORMATS):  # a table: its extension chooses its format (core.table_format)
             try: table_format(p)
@@ -78,11 +160,13 @@ def check_out(path:str|Path, # the output the command will write
         raise SpbiasError(f"{flag} {p} is a file, and a folder is needed.",
                           f"name a folder (it is created), e.g. {p.with_suffix('')}-out.")
     _writable_place(p, flag)
+    if apart: check_apart(p, apart, flag, folder=kind == "folder")
     taken = p.exists() and (kind == "file" or any(p.iterdir()))
     if rule and taken and not force:
         raise SpbiasError(f"{flag} {p} exists{' and is not empty' if kind == 'folder' else ''}.",
                           f"choose another {flag}, or pass --force to move the old one aside to "
                           f"{p.name}.replaced-<time> (nothing is deleted).")
+    if rule: _FORCED[_real(p)] = force
     return p
 
 def make_room(paths:list, # outputs already passed by `check_out`
@@ -94,34 +178,132 @@ def make_room(paths:list, # outputs already passed by `check_out`
         moved.append(move_aside(p)); log(f"--force: moved the old {p} aside to {moved[-1]}")
     return moved
 
+# %% ../nbs/16_checks.ipynb #b64892eb
+def _lock_path(p:Path)->Path:
+    import hashlib, tempfile
+    d = Path(tempfile.gettempdir())/f"spbias-locks-{os.getuid()}"
+    d.mkdir(mode=0o700, exist_ok=True)
+    return d/(hashlib.sha256(str(_real(p)).encode()).hexdigest()[:24] + ".lock")
+
+@contextlib.contextmanager
+def output_lock(paths:list):
+    "Hold each output's lock while the block runs; one another process holds: a `SpbiasError` naming it."
+    import fcntl
+    held = []
+    try:
+        for p in sorted({_real(q) for q in paths}):
+            lp = _lock_path(p)
+            while True:   # the file may be unlinked by its last holder between open and flock: retry on a new one
+                f = open(lp, "a+")
+                try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    f.seek(0); who = f.read().strip() or "another process"; f.close()
+                    raise SpbiasError(f"{p} is being written by {who}: two commands cannot write one output.",
+                                      "wait for it to end, or choose another output.") from None
+                if lp.exists() and os.stat(lp).st_ino == os.fstat(f.fileno()).st_ino: break
+                f.close()
+            f.truncate(0); f.write(f"process {os.getpid()}"); f.flush(); held.append((lp, f))
+        yield
+    finally:
+        for lp, f in held: lp.unlink(missing_ok=True); f.close()
+
+@contextlib.contextmanager
+def on_signal_exit():
+    "SIGTERM and SIGHUP raise `SystemExit` while the block runs (the main thread only), so its `finally` runs."
+    import signal, threading
+    if threading.current_thread() is not threading.main_thread(): yield; return
+    def stop(sig, frame): raise SystemExit(128 + sig)
+    old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try: yield
+    finally:
+        for s, h in old.items(): signal.signal(s, h)
+
 # %% ../nbs/16_checks.ipynb #1abfc819
+def _appeared(q:Path)->SpbiasError:
+    return SpbiasError(f"{q} appeared while this command ran (another process wrote it); nothing was replaced.",
+                       "choose another output, or pass --force to move it aside, and rerun.")
+
+def _place(t:Path, q:Path)->None:
+    "Move the finished `t` to `q` without replacing anything there (an empty folder aside)."
+    if t.is_dir() and not t.is_symlink():
+        try: os.rename(t, q); return   # onto nothing or an empty folder; the OS refuses a folder with files
+        except OSError as e:
+            if e.errno in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR, errno.EISDIR): raise _appeared(q) from None
+            raise
+    try: os.link(t, q)
+    except FileExistsError: raise _appeared(q) from None
+    except OSError as e:   # a file system without hard links: claim the name, then move onto the claim
+        if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK): raise
+        try: os.close(os.open(q, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError: raise _appeared(q) from None
+        os.replace(t, q); return
+    t.unlink()
+
+def _remove(q:Path)->None:
+    if q.is_dir() and not q.is_symlink(): shutil.rmtree(q)
+    else: q.unlink(missing_ok=True)
+
+def _taken(q:Path)->bool: return q.exists() and not (q.is_dir() and not q.is_symlink() and not any(q.iterdir()))
+
+def _stage_in(d:Path)->Path:
+    "A new temporary folder in `d` named after this process; those a killed process (SIGKILL) left there removed."
+    for old in d.glob(".spbias-tmp-*-*"):
+        try: pid = int(old.name.split("-")[2])
+        except ValueError: continue
+        try: os.kill(pid, 0)
+        except ProcessLookupError: shutil.rmtree(old, ignore_errors=True)   # its writer is gone
+        except PermissionError: pass   # another user's live process
+    return Path(tempfile.mkdtemp(dir=d, prefix=f".spbias-tmp-{os.getpid()}-"))
+
 def write_outputs(outputs:list, # (path, write) pairs: `write(path)` writes that output; a None path: not asked for;
                   # a list of paths: the files one write makes (a figure's .png and .pdf), `write` given the first;
-                  # a path may be a folder that `write` makes (a report), removed whole on a failure
-                  log=print)->list[Path]:
-    ("Move the old outputs aside (`make_room`), then write each; on a full disk (or any OSError) undo: the outputs "
-     "written removed, the old ones put back, and one line that says so. The paths written.")
+                  # a path may be a folder that `write` makes (a report)
+                  log=print,
+                  force:bool|None=None # replace existing outputs; None: as `check_out` was told for each path
+                 )->list[Path]:
+    ("Write each output into a temporary folder beside it, then (all complete) move the old ones aside and the new "
+     "ones in without replacing anything else; a failure at any point leaves the old outputs as they were.")
     outputs = [([Path(q) for q in (p if isinstance(p, (list, tuple)) else [p])], write) for p, write in outputs
                if p is not None]
-    olds = [q for ps, _ in outputs for q in ps if q.exists() and not (q.is_dir() and not any(q.iterdir()))]
-    empty = [q for ps, _ in outputs for q in ps if q.is_dir() and not any(q.iterdir())]   # left in place
-    moved, written = list(zip(olds, make_room(olds, log))), []
-    for ps, write in outputs:
-        p = ps[0]
-        try: write(p); written += ps
-        except OSError as e:
-            for w in written + ps:   # the failed write's own files too; a folder output with all it holds
-                if w.is_dir() and not w.is_symlink(): shutil.rmtree(w)
-                else: w.unlink(missing_ok=True)
-            for q in empty: q.mkdir(exist_ok=True)   # an empty old folder, as it was
-            for old, aside in moved: os.replace(aside, old)
-            full = e.errno == errno.ENOSPC
-            why = "the disk is full" if full else (e.strerror or str(e))
-            raise SpbiasError(f"cannot write {p} ({why}); nothing was written"
-                              + (", and the old files are back in place." if moved else "."),
-                              "free some space, or choose an --out on another disk, and rerun." if full
-                              else "check the folder and rerun.") from None
-    return written
+    qs = [q for ps, _ in outputs for q in ps]
+    if len({_real(q) for q in qs}) < len(qs):
+        raise SpbiasError(f"two outputs are one file ({', '.join(map(str, qs))}).", "name a different file for each.")
+    olds, stage, made, moved, placed = [q for q in qs if _taken(q)], {}, [], [], []
+    with output_lock(qs), on_signal_exit():
+        try:
+            for ps, write in outputs:
+                for d in {q.parent for q in ps} - set(stage):
+                    top = next((a for a in [d, *d.parents][::-1] if not a.exists()), None)
+                    d.mkdir(parents=True, exist_ok=True)
+                    if top is not None: made.append(top)
+                    stage[d] = _stage_in(d)
+                try: write(stage[ps[0].parent]/ps[0].name)
+                except OSError as e: raise _failed(ps[0], e, olds) from None
+            for q in qs:
+                t = stage[q.parent]/q.name
+                if not (t.exists() or t.is_symlink()): continue
+                if _taken(q):
+                    if not (force if force is not None else _FORCED.get(_real(q), False)): raise _appeared(q)
+                    moved.append((q, move_aside(q))); log(f"--force: moved the old {q} aside to {moved[-1][1]}")
+                _place(t, q); placed.append(q)
+        except BaseException as e:
+            for q in placed: _remove(q)
+            for q, aside in reversed(moved): os.replace(aside, q)
+            for d in made:
+                if d.is_dir(): shutil.rmtree(d, ignore_errors=True)   # folders made for the outputs, now empty
+            if isinstance(e, OSError): raise _failed(placed[-1] if placed else qs[0], e, olds) from None
+            raise
+        finally:
+            for s in stage.values(): shutil.rmtree(s, ignore_errors=True)
+    return [q for q in qs if q.exists()]
+
+def _failed(p:Path, e:OSError, olds:list)->SpbiasError:
+    full = e.errno == errno.ENOSPC
+    why = "the disk is full" if full else (e.strerror or str(e))
+    return SpbiasError(f"cannot write {p} ({why}); nothing was written"
+                       + (", and the old files are back in place." if olds else "."),
+                       "free some space, or choose an --out on another disk, and rerun." if full
+                       else "check the folder and rerun.")
 
 # %% ../nbs/16_checks.ipynb #af04e047
 def check_utf8(data:bytes, # the file's bytes (decompressed where it is a .gz)

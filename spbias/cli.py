@@ -29,7 +29,7 @@ COMMANDS = {  # name: (module:function, one-line help)
     "power":          ("spbias.power:main", "prompts, templates and terms needed to detect a gap (80% power), from a pilot"),
     "compare":        ("spbias.compare:main", "the difference of two models' or probes' gaps (A − B), paired tests on the same bias set"),
     "robustness":     ("spbias.robustness:main", "does each gap survive: sign across prompts, templates, interval methods, other probes"),
-    "apes":           ("spbias.apes:main", "APES Yes/No stereotype probes (generate | predict | report)"),
+    "apes":           ("spbias.probe:main_apes", "APES Yes/No stereotype probes (generate | predict | report)"),
     "predict-manual": ("spbias.manual:main", "manual-prompt baseline (zero-shot and k-shot)"),
     "sweep":          ("spbias.stages:main", "run a papermill sweep from a YAML file (sharded, resumable)"),
     "plan":           ("spbias.plan:main", "will a tuning step fit on a device mesh? XLA's per-device memory, no weights needed"),
@@ -139,10 +139,47 @@ def one_line_error(prog:str, message:str)->str:
     return f"{prog}: error: {message}{'' if message.endswith('.') or not fix else '.'}{fix}\n"
 
 class ArgumentParser(argparse.ArgumentParser):
-    "A command's parser: `HelpFormatter`'s help, and a bad command line said in one line (no 20-line usage), exit 2."
+    ("A command's parser: `HelpFormatter`'s help, a bad command line said in one line (no 20-line usage), exit 2; an "
+     "option that takes one value refused when given twice, and the relations declared by `needs`/`clashes` checked.")
     def __init__(self, *args, formatter_class=HelpFormatter, **kw):
-        super().__init__(*args, formatter_class=formatter_class, **kw)
+        super().__init__(*args, formatter_class=formatter_class, **kw); self._relations = []
     def error(self, message): self.exit(2, one_line_error(self.prog, message))
+    def needs(self, flag:str, other:str, why:str="", when=None):
+        "Declare: FLAG is refused without OTHER (`when(args)`, where given: only where it holds)."
+        self._relations.append(("needs", flag, other, why, when))
+    def clashes(self, flag:str, other:str, why:str="", when=None):
+        "Declare: FLAG and OTHER are refused together (`when(args)`, where given: only where it holds)."
+        self._relations.append(("clashes", flag, other, why, when))
+    def _given(self, args:list)->dict:
+        "Each option on the command line (by its first long name) → the texts it was given as."
+        got = {}
+        for tok in args:
+            if tok == "--": break
+            if not tok.startswith("-") or tok == "-": continue
+            name = tok.split("=", 1)[0]
+            act = self._option_string_actions.get(name)
+            if act is None and self.allow_abbrev and name.startswith("--"):
+                hits = {a for o, a in self._option_string_actions.items() if o.startswith(name)}
+                act = hits.pop() if len(hits) == 1 else None
+            if act is not None: got.setdefault(act, []).append(tok)
+        return {max(a.option_strings, key=len): toks for a, toks in got.items()}
+    def parse_known_args(self, args=None, namespace=None):
+        args = list(sys.argv[1:] if args is None else args)
+        ns, rest = super().parse_known_args(args, namespace)
+        given = self._given(args)
+        for flag, toks in given.items():
+            act = self._option_string_actions[flag]
+            if len(toks) > 1 and not isinstance(act, (argparse._AppendAction, argparse._CountAction,
+                                                      argparse._ExtendAction, argparse._HelpAction)):
+                self.error(f"{flag} is given {len(toks)} times, and only one is used. Fix: give it once.")
+        for kind, flag, other, why, when in self._relations:
+            if when is not None and not when(ns): continue
+            if kind == "needs" and flag in given and other not in given:
+                self.error(f"{flag} needs {other}{': ' + why if why else ''}. Fix: add {other}, or drop {flag}.")
+            if kind == "clashes" and flag in given and other in given:
+                self.error(f"{flag} and {other} contradict each other{': ' + why if why else ''}. "
+                           "Fix: give one of them.")
+        return ns, rest
 
 # %% ../nbs/99_cli.ipynb #bbcfbe96
 SILENCED = ("IProgress not found",)  # library warnings (message starts) that mean nothing to a user of spbias
@@ -240,9 +277,8 @@ _PLUGINS = {"cuda": ("jax-cuda12-plugin", "jax-cuda13-plugin"), "tpu": ("libtpu"
 
 def expected_accelerator()->str:
     "The accelerator this install was made for: $SPBIAS_ACCEL, else the one whose JAX plugin is installed, else cpu."
-    import os
-    env = os.environ.get("SPBIAS_ACCEL", "").strip().lower()
-    if env: return env
+    from spbias.checks import env_choice
+    if env := env_choice("SPBIAS_ACCEL", ("cuda", "tpu", "cpu"), {"gpu": "cuda", "nvidia": "cuda"}): return env
     return next((a for a, dists in _PLUGINS.items() if any(_version(d) for d in dists)), "cpu")
 
 def accelerator_problems(accel:str, # "cuda" or "tpu"

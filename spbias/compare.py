@@ -413,7 +413,7 @@ def compare_summary(t:pd.DataFrame, mc:pd.DataFrame, pairs:str="rank")->list[str
 def main(argv:list[str]|None=None)->int:
     "`spbias compare`: the difference of two sets of prompts' gaps on the same bias set, and McNemar per prompt pair."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import count, positive_int, check_out, write_outputs
+    from spbias.checks import count, positive_int, check_out, write_outputs, out_file
     from spbias.metrics import ADJUST
     ap = ArgumentParser(prog="spbias compare", formatter_class=HelpFormatter,
                                  description="Difference of gaps A − B (Welch's t, paired bootstrap over templates) "
@@ -437,17 +437,20 @@ def main(argv:list[str]|None=None)->int:
                     help="McNemar's prompt pairs: rank (i-th best of A with i-th best of B by validation "
                          "accuracy) or all")
     ap.add_argument("--mcnemar", type=Path, help="also write the McNemar table per prompt pair to this file")
-    ap.add_argument("--figure", type=Path, help="difference plot: PATH's stem as .png and .pdf")
+    ap.add_argument("--figure", type=out_file, help="difference plot: PATH's stem as .png and .pdf")
     ap.add_argument("--figure-metrics", default="positive_FPR,negative_FPR",
                     help="comma-separated metrics of the figure")
     ap.add_argument("--force", action="store_true",
                     help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
     a.a, a.b = split_sides(a.sides)
-    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
-    if a.mcnemar: check_out(a.mcnemar, a.force, exts=tuple(TABLE_FORMATS), flag="--mcnemar")
+    ins = {"A": [q for s in a.a for q in s.split(",")], "B": [q for s in a.b for q in s.split(",")]}   # never replaced
+    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS), apart=ins)
+    if a.mcnemar:
+        check_out(a.mcnemar, a.force, exts=tuple(TABLE_FORMATS), flag="--mcnemar", apart=ins | {"--out": a.out})
     figs = [a.figure.with_suffix(s) for s in (".png", ".pdf")] if a.figure else []
-    for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure")
+    for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure",
+                             apart=ins | {"--out": a.out, "--mcnemar": a.mcnemar})
     fig_metrics = tuple(m.strip() for m in a.figure_metrics.split(","))
     if bad := [m for m in fig_metrics if m not in METRICS]:
         raise SpbiasError(f"--figure-metrics: {bad} name no metric.", f"use some of: {', '.join(METRICS)}.")

@@ -177,6 +177,11 @@ def load_sentiment(name:str, # "sst5", "semeval" or "demo"
     folder = Path(data_dir) if data_dir is not None else _default_folder(name)
     if folder is not None and not folder.is_dir():
         raise SpbiasError(f"data folder {folder} does not exist.", "pass --data-dir pointing at the dataset's files.")
+    for other in DATASETS:   # another tuning set's own folder (data/demo for sst5): its files would be read as this set's
+        o = _default_folder(other) if other != name and folder is not None else None
+        if o is not None and o.resolve() == folder.resolve():
+            raise SpbiasError(f"--data-dir {data_dir} is the {other} set's folder, and the tuning set is {name}.",
+                              f"pass --dataset {other}, or a --data-dir holding {name}'s files.")
     if folder is None and name != "sst5":
         raise SpbiasError(f"no local files for {name} and no hub copy of it.", "pass --data-dir pointing at the dataset's files.")
     if folder is None:

@@ -280,6 +280,9 @@ def main_docs_check(argv:list[str]|None=None)->int:
     ap.add_argument("--out", type=Path, default=None, help="where _proc/ and html/ go (default: a temporary folder)")
     ap.add_argument("--all", action="store_true", help="process and render every notebook, not only the checked pages'")
     a = ap.parse_args(argv)
+    if a.out is not None:   # a file there: refused in one line (once a NotADirectoryError)
+        from spbias.checks import check_out
+        check_out(a.out, kind="folder", rule=False)
     res = docs_check(out=a.out, all_notebooks=a.all)
     for page, s in res["pages"].items():
         print(f"{page}: {len(s['headings'])} headings, {s['prose_chars']} characters of prose, {s['n_code']} code blocks, {s['n_img']} images")

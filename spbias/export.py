@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from .core import SpbiasError
 from .data import LABEL_NAMES
-from .checks import check_out, write_outputs
+from .checks import check_out, check_apart, write_outputs
 from .predictions import DEGENERATE_SHARE   # the one top-k rule's default
 # reading and scoring adapters is the predict module's (13_predict); these names stay importable from here
 from .predict import (PEFT_CONFIG, PEFT_WEIGHTS, PEFT_KEY, SPBIAS_META, embeddings_sha256, read_adapter,
@@ -276,8 +276,9 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
     one = seeds is not None and len(seeds) == 1
     dests = [Path(out) if one else Path(out)/f"seed-{s['seed']}" for s in chosen]
     todo = [not (keep_current and _holds(d, config, s)) for s, d in zip(chosen, dests)]
+    check_apart(Path(out), {"RUN": run_dir}, folder=True)   # the run itself, or a folder in it: never replaced
     for d, t in zip(dests, todo):  # every folder checked before the first is written
-        if t: check_out(d, force, kind="folder")
+        if t: check_out(d, force, kind="folder", apart={"RUN": run_dir})   # the run's own seed folders never replaced
     _write_adapters({d: _adapter_files(config, s) for s, d, t in zip(chosen, dests, todo) if t}, Path(out))
     return dests
 
@@ -286,7 +287,7 @@ def main(argv:list[str]|None=None)->int:
     "spbias export: a run's tuned prompts as PEFT prompt-tuning adapters with model cards."
     from spbias.cli import HelpFormatter, ArgumentParser
     from spbias.core import parse_seeds
-    from spbias.checks import positive_int, share
+    from spbias.checks import positive_int, share, out_path
     p = ArgumentParser(prog="spbias export",
                                 description="Write a run's prompts as Hugging Face PEFT prompt-tuning adapters "
                                 "(adapter_config.json, adapter_model.safetensors, README.md model card, spbias.json).",
@@ -302,9 +303,11 @@ def main(argv:list[str]|None=None)->int:
                    "or macro-F1 no better than the majority class's), the papers' own selection")
     p.add_argument("--degenerate-share", type=share, default=DEGENERATE_SHARE,
                    help="with --top-k: the one-class share of validation answers that makes a seed degenerate")
-    p.add_argument("--out", required=True, help="the adapter folder (one seed), or the folder of seed-<s> folders")
+    p.add_argument("--out", required=True, type=out_path,
+                   help="the adapter folder (one seed), or the folder of seed-<s> folders")
     p.add_argument("--force", action="store_true",
                    help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
+    p.needs("--keep-degenerate", "--top-k", "it keeps degenerate seeds among the top k")
     a = p.parse_args(argv)
     say = lambda line: print(f"spbias export: {line}", file=sys.stderr)
     done = export_run(a.run, a.out, seeds=None if a.seed is None else parse_seeds(a.seed), top_k=a.top_k, force=a.force,

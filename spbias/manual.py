@@ -101,7 +101,7 @@ def load_testset(testset:str, tuning:pd.DataFrame)->pd.DataFrame:
 def main(argv:list[str]|None=None)->int:
     "`spbias predict-manual`: score a test set with hand-written prompts."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import positive_int, count
+    from spbias.checks import positive_int, count, unique_items
     ap = ArgumentParser(prog="spbias predict-manual", description="Manual-prompt baseline (zero-shot and k-shot), "
                                  "written as a predictions TSV like soft-prompt scoring.", formatter_class=HelpFormatter)
     ap.add_argument("--model", default="smollm2", help="smollm2 (the offline SmolLM2-135M), a HF folder, a .gguf file or a hub id")
@@ -109,7 +109,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--data-dir", default=None, help="folder of the tuning set's files (default: shared data / demo)")
     ap.add_argument("--testset", required=True, help="bias set TSV, or train|validation|test of the tuning set")
     ap.add_argument("--shots", type=count, default=0, help="demonstrations in the prompt (0: zero-shot)")
-    ap.add_argument("--wording", default="all", help=f"one of {', '.join(WORDINGS)}, a comma-separated list, or all")
+    ap.add_argument("--wording", default="all", type=unique_items("wording"), help=f"one of {', '.join(WORDINGS)}, a comma-separated list, or all")
     ap.add_argument("--draw-seed", type=count, default=0, help="seed of the demonstration draw")
     ap.add_argument("--batch-size", type=positive_int, default=32, help="rows per forward pass")
     ap.add_argument("--no-accuracy", action="store_true", help="skip scoring the validation/test splits (accuracy columns NaN)")

@@ -25,10 +25,10 @@ def _require_ids(preds, ci):
 from .power import add_mde, mde_line
 
 # %% auto #0
-__all__ = ['ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'FAMILY_TEXTS_OLD', 'COVERAGE_FLOOR', 'METHOD_ORDER', 'DEFAULT_CI_TEXT',
-           'gap_table', 'gap_tables', 'method_note', 'family_note', 'coverage_file', 'measured_coverage',
-           'coverage_warning', 'coverage_advice', 'one_group_warning', 'table2', 'table2_wide', 'check_gap_table',
-           'gap_tables_by', 'default_ci', 'main_gaps', 'read_gaps', 'main_table2']
+__all__ = ['ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'FAMILY_TEXTS_OLD', 'DEFAULT_CI_TEXT', 'gap_table', 'gap_tables',
+           'method_note', 'family_note', 'one_group_warning', 'table2', 'table2_wide', 'check_gap_table',
+           'gap_tables_by', 'default_ci', 'main_gaps', 'read_gaps', 'main_table2', 'COVERAGE_FLOOR', 'coverage_file',
+           'measured_coverage', 'coverage_warning', 'METHOD_ORDER', 'coverage_advice']
 
 # %% ../nbs/22c_metrics.ipynb #03c8ec7d
 def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
@@ -122,64 +122,9 @@ def family_note(gaps:pd.DataFrame, # a gap table (with family, family_size and m
     return f"significant where the CI excludes 0, unadjusted ({where}){twin}"
 
 # %% ../nbs/22c_metrics.ipynb #327a0786
-COVERAGE_FLOOR = 0.93   # a 95% interval that held the true gap less often than this in the simulation gets a warning
-
-def coverage_file()->Path|None:
-    "The committed coverage benchmark (benchmarks/results/coverage.json in the repository), or None where it is absent."
-    from spbias.core import repo_root
-    root = repo_root()
-    p = root/"benchmarks"/"results"/"coverage.json" if root else None
-    return p if p is not None and p.is_file() else None
-
-def _coverage(path):
-    path = coverage_file() if path is None else Path(path)
-    if path is None or not Path(path).is_file(): return None
-    try: return json.loads(Path(path).read_text())
-    except (OSError, ValueError): return None
-
-def measured_coverage(ci:str, n:int, path:str|Path|None=None)->tuple[int, float]|None:
-    ("The measured n (the largest at or below `n`, else the smallest) and the method's coverage there; None without "
-     "the file.")
-    doc = _coverage(path)
-    if not doc or doc.get("quick"): return None   # a --quick run's few replicates are no measurement
-    res = doc["results"]; ns = sorted(int(k) for k in res)
-    m = max([k for k in ns if k <= n], default=ns[0])
-    cov = res[str(m)].get(ci_method(ci), {}).get("coverage")
-    return None if cov is None else (m, float(cov))
-
-def coverage_warning(gt:pd.DataFrame, # a gap table (its ci_method and n_runs)
-                     path:str|Path|None=None)->str|None:
-    ("One line per (model, tuning set) whose n has a measured coverage of the table's interval method below 93%, "
-     "naming the method closest to 95% there; None where none has.")
-    methods = gt.ci_method.dropna().unique().tolist() if "ci_method" in gt else []
-    if len(methods) != 1 or not gt.n_runs.notna().any(): return None
-    lines = []
-    for (model, data), n in gt.groupby(["model", "dataset"]).n_runs.max().dropna().items():
-        n = int(n); got = measured_coverage(methods[0], n, path)
-        if got is None or got[1] >= COVERAGE_FLOOR: continue
-        m, cov = got
-        best = min(METHOD_ORDER, key=lambda k: abs((measured_coverage(k, n, path) or (0, -1))[1] - (1 - ALPHA)))
-        at = f"n = {n}" if m == n else f"n = {m} (the measured n nearest below {n})"
-        lines.append(f"warning: {model}/{data}: the {methods[0]} 95% interval held the true gap in {cov:.1%} of "
-                     f"simulated studies at {at} prompts, below 93% (benchmarks/coverage.py); {best} came closest to "
-                     "95% there")
-    return "\n".join(lines) or None
-
-METHOD_ORDER = ("t", "papers", "bootstrap", "crossed")
-
-def coverage_advice(path:str|Path|None=None)->str:
-    "Which interval to trust at which n, from the coverage benchmark (a pointer to it where it is absent)."
-    doc = _coverage(path)
-    if not doc or doc.get("quick"):
-        return "Which interval to trust at which n: run benchmarks/coverage.py (its results are not in this install)."
-    parts = [f"n = {k}: " + ", ".join(f"{m} {v['coverage']:.0%}" for m, v in r.items())
-             for k, r in sorted(doc["results"].items(), key=lambda kv: int(kv[0]))]
-    ok = {k: [m for m, v in r.items() if v["coverage"] >= COVERAGE_FLOOR] for k, r in doc["results"].items()}
-    trust = "; ".join(f"n = {k}: {', '.join(v) or 'none'}" for k, v in sorted(ok.items(), key=lambda kv: int(kv[0])))
-    return ("Measured coverage of the true gap over the group's terms (benchmarks/coverage.py: mean over simulations "
-            f"fitted to each predictions file): {' | '.join(parts)}. "
-            f"At least 93%: {trust}.")
-
+from .coverage import (COVERAGE_FLOOR, coverage_file, measured_coverage, coverage_warning,
+                             METHOD_ORDER, coverage_advice)   # spbias.coverage, re-exported
+_all_ = ['COVERAGE_FLOOR', 'coverage_file', 'measured_coverage', 'coverage_warning', 'METHOD_ORDER', 'coverage_advice']
 
 # %% ../nbs/22c_metrics.ipynb #0a1b2c3d
 def one_group_warning(gt:pd.DataFrame)->str|None:
@@ -369,12 +314,12 @@ def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", sel
     return pd.concat(tabs, ignore_index=True), pd.concat(runs, ignore_index=True)
 
 # %% ../nbs/22c_metrics.ipynb #a91409e3
-def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run")):
-    "The --force rule of `checks.check_out` for each output table (None: not asked for)."
+def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run"), apart:dict|None=None):
+    "The --force rule of `checks.check_out` for each output table (None: not asked for), each apart from `apart`."
     from spbias.checks import check_out
     from spbias.core import TABLE_FORMATS
     for p, flag in zip(paths, flags):
-        if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag)
+        if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag, apart=apart)
 
 DEFAULT_CI_TEXT = ("crossed, the method closest to 95%% coverage on the measured designs "
                    "(benchmarks/results/coverage_designs.json); where it cannot run, bootstrap with --reference and "
@@ -389,7 +334,7 @@ def default_ci(preds:pd.DataFrame, reference:str|None=None)->str:
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import count, positive_int
+    from spbias.checks import count, n_boot
     ap = ArgumentParser(prog="spbias gaps",
                                  description="Group-fairness gaps with 95% CIs across tuned prompts.",
                                  formatter_class=HelpFormatter, epilog=coverage_advice())
@@ -409,7 +354,7 @@ def main_gaps(argv:list[str]|None=None)->int:
                     help="test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items())
                     + " (a two-group attribute's "
                                                      "mirror-image gaps count once)")
-    ap.add_argument("--n-boot", type=positive_int, default=2000, help="bootstrap resamples (--ci bootstrap)")
+    ap.add_argument("--n-boot", type=n_boot, default=2000, help="bootstrap resamples (--ci bootstrap; at least 200)")
     ap.add_argument("--boot-seed", type=count, default=0, help="bootstrap seed (--ci bootstrap)")
     ap.add_argument("--per-run", type=Path, help="also write the per-run gaps to this CSV")
     ap.add_argument("--reference",
@@ -425,7 +370,8 @@ def main_gaps(argv:list[str]|None=None)->int:
         other = a.out.with_stem(a.out.stem + "-per-run")
         raise SpbiasError(f"--per-run {a.per_run} is the same file as --out.",
                           f"name another file for the per-run gaps, e.g. --per-run {other}.")
-    _refuse_overwrite([a.out, a.per_run, a.selection], a.force, ("--out", "--per-run", "--selection"))
+    _refuse_overwrite([a.out, a.per_run, a.selection], a.force, ("--out", "--per-run", "--selection"),
+                      apart={"PREDICTIONS": a.predictions})
     check_claim_arguments(a)
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions)
@@ -493,7 +439,7 @@ def main_table2(argv:list[str]|None=None)->int:
     ap.add_argument("--force", action="store_true",
                     help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
-    _refuse_overwrite([a.out], a.force)
+    _refuse_overwrite([a.out], a.force, apart={"GAPS": a.gaps})
     from spbias.checks import check_input_file, write_outputs
     check_input_file(a.gaps, "GAPS", "the gap table `spbias gaps` wrote")
     metrics = tuple(m.strip() for m in a.metrics.split(","))
@@ -515,6 +461,7 @@ def main_table2(argv:list[str]|None=None)->int:
         w = table2_wide(t2)
         w.columns = [" ".join(str(x) for x in c if str(x)) for c in w.columns]; t2 = w.reset_index()
     write_outputs([(a.out, lambda p: save_table(t2, p))])   # a full disk: one line, the old table back
-    print(f"wrote Table 2 ({t2.group.nunique()} groups) to {a.out}; intervals: {_join(t2.ci_method)}, adjustment: "
+    n_groups = len(t2[["category", "group"]].drop_duplicates())   # one group name in two attributes: two groups
+    print(f"wrote Table 2 ({n_groups} groups) to {a.out}; intervals: {_join(t2.ci_method)}, adjustment: "
           f"{_join(t2.adjust)}{fam}")
     return 0

@@ -203,7 +203,7 @@ def main(argv:list[str]|None=None)->int:
     "`spbias plan`: will a tuning step fit on a device mesh? 0: it fits, 1: it does not."
     from spbias.cli import HelpFormatter, ArgumentParser
     ap = ArgumentParser(prog="spbias plan", formatter_class=HelpFormatter,
-                                 description="Compile the tuning step on abstract parameters for a device mesh and report its per-device memory.")
+                                 description="Compile the tuning step (no weights loaded) for a device mesh and report its per-device memory.")
     from spbias.checks import positive_int
     ap.add_argument("--model", default=None, help=f"smollm2, a preset ({', '.join(HF_PRESETS)}), a transformers config.json, a .gguf file, "
                     "or a model folder holding one (default: smollm2, the offline SmolLM2-135M)")
@@ -217,13 +217,16 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--max-len", type=int, default=128, help="tokens per text (the plan pads every text to it)")
     ap.add_argument("--n-tokens", type=int, default=8, help="soft prompt tokens")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="weights and activations")
-    ap.add_argument("--remat", action="store_true", help="recompute each decoder block in the backward pass (remat_layers)")
+    ap.add_argument("--remat", action="store_true", help="recompute each decoder block in the backward pass (less memory, more compute)")
     ap.add_argument("--scan-layers", "--scan", action=argparse.BooleanOptionalAction, default=True,
-                    help="run the decoder blocks as one jax.lax.scan over stacked parameters (set_layers), as spbias tune does by default; "
+                    help="run the decoder blocks as one compiled loop over stacked weights, as spbias tune does by default; "
                          "--no-scan-layers: unrolled")
-    ap.add_argument("--loss", default="full_vocab", choices=["full_vocab", "label_tokens"], help="training loss")
+    ap.add_argument("--loss", default="full_vocab", choices=["full_vocab", "label_tokens"],
+                    help="training loss: full_vocab (cross-entropy over the whole vocabulary, as spbias tune does by default) "
+                         "or label_tokens (over the label words' tokens only)")
     ap.add_argument("--reserve", type=float, default=0.1, help="share of device memory kept free for the runtime")
     ap.add_argument("--json", default=None, help="also write the figures to this JSON file")
+    ap.add_argument("--force", action="store_true", help="move an existing --json aside (JSON.replaced-<time>) instead of refusing")
     argv = list(sys.argv[1:] if argv is None else argv)
     a = ap.parse_args(argv)
     if a.model is not None and a.model_pos is not None and a.model != a.model_pos:
@@ -234,7 +237,7 @@ def main(argv:list[str]|None=None)->int:
     if device_memory <= 0: raise SpbiasError(f"--device-memory {a.device_memory} is no memory.", "give each device's memory, e.g. 16GiB.")
     if a.json is not None:  # a JSON file that cannot be written fails now, not after minutes of compiling
         from spbias.checks import check_out
-        check_out(a.json, kind="file", exts=(".json",), flag="--json", rule=False)
+        check_out(a.json, a.force, kind="file", exts=(".json",), flag="--json", apart={"--model": a.model})
     data, m = parse_mesh(a.mesh)
     for k in ("seeds", "batch_size", "max_len", "n_tokens"):
         if getattr(a, k) < 1: raise SpbiasError(f"--{k.replace('_', '-')} {getattr(a, k)} is not allowed.", "use a positive integer.")
@@ -249,5 +252,7 @@ def main(argv:list[str]|None=None)->int:
     p = plan_step(cfg, data, m, a.seeds, a.batch_size, a.max_len, a.n_tokens, device_memory, a.remat, a.scan_layers, a.loss, a.reserve,
                   name=a.model if a.model in HF_PRESETS else str(a.model))
     print(report(p))
-    if a.json: Path(a.json).write_text(json.dumps(p.to_dict(), indent=2) + "\n")
+    if a.json:
+        from spbias.checks import write_outputs
+        write_outputs([(a.json, lambda f: Path(f).write_text(json.dumps(p.to_dict(), indent=2) + "\n"))])
     return 0 if p.fits else 1

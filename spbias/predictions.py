@@ -241,6 +241,10 @@ def select_groups(gm:pd.DataFrame, # per-group table (group_metrics)
         in_cat = gm.category == cat
         if not in_cat.any(): continue
         hit = _norm(gm.group).isin(_norm(pd.Series(groups)).tolist())
+        have = set(_norm(gm.group[in_cat]))
+        if selection is not PAPERS_SELECTION and (miss := [g for g in groups if _norm(pd.Series([g]))[0] not in have]):
+            raise SpbiasError(f"the selection names {miss[0]!r}, no group of {cat} (its groups: "   # a typo dropped it
+                              f"{', '.join(sorted(gm.group[in_cat].unique()))}).", "fix the group names of the selection.")
         if not (in_cat & hit).any():
             raise SpbiasError(f"selection keeps no group of {cat} (asked {groups}, have "
                               f"{sorted(gm.group[in_cat].unique())}).", "fix the group names of the selection.")
@@ -280,12 +284,11 @@ def top_runs(df:pd.DataFrame, # predictions or per-group table with model, datas
     r = df.groupby(["model", "dataset", "run"]).agg(score=(by, "first")).reset_index()
     r["finite"] = np.isfinite(r.score.to_numpy(float)); what = by.replace("_", " ")
     for (m, d), g in r.groupby(["model", "dataset"]):
-        if not g.finite.all():
+        if not g.finite.all():   # one event, one line: the prompts left out, and what that leaves of the top k
+            short = (f"; only {g.finite.sum()} of the requested top {k} prompts of {m}/{d} have a finite {what}"
+                     if g.finite.sum() < k else "")
             warnings.warn(f"{m}/{d}: {(~g.finite).sum()} prompt(s) without a finite {what} (diverged or never "
-                          "evaluated) left out: "
-                          + ", ".join(g.run[~g.finite]))
-        if g.finite.sum() < k and not g.finite.all():
-            warnings.warn(f"only {g.finite.sum()} of the requested top {k} prompts of {m}/{d} have a finite {what}")
+                          "evaluated) left out: " + ", ".join(g.run[~g.finite]) + short)
         elif len(g) < k: warnings.warn(f"only {len(g)} prompts of {m}/{d} are available for the requested top {k}")
     r = r[r.finite]
     if "y_pred" in df: q = prompt_quality(df.merge(r[["model", "dataset", "run"]], on=["model", "dataset", "run"]))

@@ -14,7 +14,7 @@ __all__ = ['DEFAULT_PROMPT', 'PRED_COLUMNS', 'split_prompt', 'answer_variants', 
            'shared_prefix', 'encode_rows', 'load_soft_prompt', 'statements', 'with_answers', 'probe_local',
            'probe_hosted', 'template_domains', 'with_domain', 'template_error_rates', 'error_rates', 'negation_pairs',
            'robustness', 'plot_pair_differences', 'bubble_figure', 'plot_bubbles', 'write_report', 'main_predict',
-           'main_report']
+           'main_report', 'main_apes']
 
 # %% ../nbs/30_probe.ipynb #5ae42a33
 def split_prompt(template:str, # e.g. "Q: {statement}\nA:"
@@ -410,7 +410,18 @@ def main_report(argv:list[str]|None=None)->int:
     write_outputs([(a.out, lambda p: report.append(write_report(pred, p)))])
     errs = report[0]
     print(errs.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    from spbias.apes import one_answer_warning
+    from spbias.checks import warn
+    if w := one_answer_warning(pred): warn("apes report", w)   # a model with one answer: its error rates are that
     if "negated" not in pred:
         print("robustness to negation needs negated pairs (a `negated` column, as `spbias apes generate` writes): not reported.")
     print(f"report written to {a.out}")
     return 0
+
+def main_apes(argv:list[str]|None=None)->int:
+    "`spbias apes generate|predict|report`: predict and report here, generate (and the help) in `spbias.apes`."
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "predict": return int(main_predict(argv[1:]) or 0)
+    if argv and argv[0] == "report": return int(main_report(argv[1:]) or 0)
+    from spbias.apes import main
+    return main(argv)

@@ -275,7 +275,8 @@ def parse_label(text:str)->tuple[str, str]:
 def main(argv:list[str]|None=None)->int:
     "`spbias robustness`: which gaps survive the choices behind them."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import count, positive_int, share, check_out, write_outputs
+    import os
+    from spbias.checks import count, n_boot, out_file, share, check_out, write_outputs
     from spbias.metrics import ADJUST
     ap = ArgumentParser(prog="spbias robustness", formatter_class=HelpFormatter,
                                  description="Per gap: sign agreement across prompts, spread across prompts and "
@@ -296,17 +297,27 @@ def main(argv:list[str]|None=None)->int:
                     help="tests adjusted together (metrics.FAMILIES)")
     ap.add_argument("--min-agreement", type=share, default=0.8,
                     help="share of prompts that must share a gap's sign (0.8: 4 of 5)")
-    ap.add_argument("--n-boot", type=positive_int, default=2000,
+    ap.add_argument("--n-boot", type=n_boot, default=2000,
                     help="bootstrap resamples (templates; bootstrap interval)")
     ap.add_argument("--boot-seed", type=count, default=0, help="bootstrap seed")
-    ap.add_argument("--figure", type=Path, help="survival heatmap: PATH's stem as .png and .pdf")
+    ap.add_argument("--figure", type=out_file, help="survival heatmap: PATH's stem as .png and .pdf")
     ap.add_argument("--force", action="store_true",
                     help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
     a = ap.parse_args(argv)
-    labels = dict(parse_label(x) for x in a.label)
-    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
+    pairs = [parse_label(x) for x in a.label]; labels = dict(pairs)
+    if len(labels) < len(pairs):   # once: the second silently replaced the first
+        twice = next(n for n, _ in pairs if [m for m, _ in pairs].count(n) > 1)
+        raise SpbiasError(f"--label {twice} is given twice ({', '.join(p for n, p in pairs if n == twice)}).",
+                          "give each NAME once (a NAME's PATH may join several files with commas).")
+    main_files = {os.path.realpath(p) for p in a.predictions}
+    for name, path in labels.items():   # once: 100% agreement, by construction
+        if main_files & {os.path.realpath(p) for p in path.split(",")}:
+            raise SpbiasError(f"--label {name}={path} names the main predictions: they agree with themselves by "
+                              "construction.", "label another probe kind or template family's predictions.")
+    ins = {"PREDICTIONS": a.predictions, **{f"--label {n}": p.split(",") for n, p in labels.items()}}
+    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS), apart=ins)
     figs = [a.figure.with_suffix(s) for s in (".png", ".pdf")] if a.figure else []
-    for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure")
+    for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure", apart=ins | {"--out": a.out})
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions)
     labelled = {k: load_predictions(v) for k, v in labels.items()}

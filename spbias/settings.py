@@ -121,7 +121,10 @@ class TuneConfig:
         PromptConfig(self.n_tokens, self.init, self.init_text)  # validates n_tokens and init
         pos = lambda k, ok, fix: _require(ok, k, getattr(self, k), fix)  # each rule a plain check
         pos("lr", self.lr > 0 and math.isfinite(self.lr), "use a positive learning rate, e.g. --lr 1e-3.")
-        pos("weight_decay", self.weight_decay >= 0, "use a weight decay ≥ 0.")
+        pos("weight_decay", self.weight_decay >= 0 and math.isfinite(self.weight_decay), "use a finite weight decay ≥ 0.")
+        if self.init_text is not None and self.init != "text":   # once ignored, but part of the run's id
+            raise SpbiasError(f"--init-text is the text of --init text, and --init is {self.init}.",
+                              "pass --init text with it, or drop --init-text.")
         pos("warmup_steps", self.warmup_steps >= 0, "use warmup_steps ≥ 0.")
         pos("clip_norm", self.clip_norm is None or self.clip_norm > 0, "use a positive clip norm, or none.")
         for k in ("batch_size", "eval_batch_size", "eval_every", "max_steps", "patience", "max_len"):

@@ -16,8 +16,8 @@ from .sweep import (Sweep, sweep_from_dict, load_sweep, _read_yaml, expand, reso
 from .sweep_run import SweepResult, run_sweep  # one sweep's run loop (40c_sweep_run)
 
 # %% auto #0
-__all__ = ['CHOSEN_LR', 'StageNotFinished', 'Stage', 'stages_from_dict', 'load_stages', 'best_lr', 'stage_out', 'plan_stage',
-           'run_stages', 'main']
+__all__ = ['CHOSEN_LR', 'MANY_RUNS', 'StageNotFinished', 'Stage', 'stages_from_dict', 'load_stages', 'best_lr', 'stage_out',
+           'plan_stage', 'run_stages', 'confirm_size', 'check_data_dir', 'main']
 
 # %% ../nbs/40b_stages.ipynb #a7c1e002
 _STAGE_KEYS = ("models", "datasets", "lr", "n_tokens", "seeds", "seeds_per_run", "params")  # what a stage may override
@@ -220,8 +220,39 @@ def run_stages(stages:list[Stage], out, # the stages and the sweep's output root
     return res
 
 # %% ../nbs/40b_stages.ipynb #f7f9a9f8
+MANY_RUNS = 5000   # a sweep of more runs than this runs (or lists them) only with --yes; the papers' grid: 1,800
+
+def confirm_size(sweeps:list, # the sweeps a command would run (a staged file: one per stage)
+                 yes:bool, # --yes: the size is meant
+                 what:str="run")->int:
+    "The number of runs; more than `MANY_RUNS` without `yes`: a `SpbiasError` naming the count and where it comes from."
+    n = sum(len(expand(s)) for s in sweeps)
+    if n > MANY_RUNS and not yes:
+        s = max(sweeps, key=lambda s: len(expand(s)))
+        raise SpbiasError(f"sweep {s.name} expands to {n:,} runs ({len(s.models)} model(s) × {len(s.datasets)} tuning "
+                          f"set(s) × {len(s.lr)} lr × {len(s.n_tokens)} n_tokens × {len(s.seeds):,} seeds in runs of "
+                          f"{s.seeds_per_run}); more than {MANY_RUNS:,} is most often a typo in seeds: or seeds_per_run:.",
+                          f"check them, or pass --yes to {what} all {n:,}.")
+    return n
+
+def check_data_dir(sweeps:list)->None:
+    "Refuse a sweep whose params: data_dir is no folder here (relative: to the working directory or the repository)."
+    for s in sweeps:
+        d = s.params.get("data_dir")
+        if d is None or is_url(str(d)): continue
+        p = Path(str(d)).expanduser()
+        if not (p.is_dir() or (not p.is_absolute() and ((repo_root() or Path.cwd())/p).is_dir())):
+            raise SpbiasError(f"sweep {s.name!r}: params: data_dir {d} is no folder here.",
+                              "give the folder holding the tuning sets' files, or leave data_dir out (shared data).")
+
+def _stage_sweeps(stages:list[Stage])->list:
+    "Each stage as a sweep, for its size (a stage whose lr an earlier one chooses: one lr)."
+    return [sweep_from_dict({**st.spec, **({"lr": [1.0]} if st.lr_from else {})}, name=st.name) for st in stages]
+
 def _main_stages(a, stages:list[Stage])->int:
     "`spbias sweep` on a file with stages: every stage in order, or `--stage NAME`."
+    sweeps = _stage_sweeps([_stage(stages, a.stage)] if a.stage else stages)
+    check_data_dir(sweeps); confirm_size(sweeps, a.yes, "list" if a.dry_run else "run")
     ex = lambda nb, o, p: papermill_executor(nb, o, p, log_output=not a.quiet)
     res = run_stages(stages, a.out, only_stage=a.stage, file=a.sweep, notebook=Path(a.notebook) if a.notebook else None,
                      log=lambda m: print(m, flush=True), dry_run=a.dry_run, shard_spec=a.shard, only=a.only,
@@ -259,7 +290,12 @@ def main(argv:list[str]|None=None)->int:
                     help="move run folders that hold another configuration aside (default: refuse them)")
     ap.add_argument("--quiet", action="store_true",
                     help="do not stream each notebook's output (its progress bars) to the terminal")
+    ap.add_argument("--yes", action="store_true",
+                    help=f"run (or list) a sweep of more than {MANY_RUNS:,} runs (without it: refused, with the count)")
     a = ap.parse_args(argv)
+    if a.out is not None and not is_url(a.out):   # a file there: refused before the sweep is read
+        from spbias.checks import check_out
+        check_out(a.out, kind="folder", rule=False)
     # a relative --out is where the user stands (the sweep file's own out: stays relative to the repository)
     if a.out is not None and not is_url(a.out): a.out = str(Path(a.out).absolute())
     stages = load_stages(a.sweep)  # a file with stages: runs them in order, or --stage NAME alone
@@ -268,6 +304,7 @@ def main(argv:list[str]|None=None)->int:
         raise SpbiasError(f"--stage {a.stage}: {a.sweep} has no stages:.",
                           "drop --stage (the local folder where the runs of a URL --out execute is --staging DIR).")
     sweep = load_sweep(a.sweep)
+    check_data_dir([sweep]); confirm_size([sweep], a.yes, "list" if a.dry_run else "run")
     ex = lambda nb, o, p: papermill_executor(nb, o, p, log_output=not a.quiet)
     res = run_sweep(sweep, out=a.out, shard_spec=a.shard, only=a.only, dry_run=a.dry_run,
                     notebook=Path(a.notebook) if a.notebook else None, force=a.force, executor=ex, check_inputs=True,

@@ -22,13 +22,14 @@ from .store import (MANIFEST, is_url, out_root, out_fs, write_manifest, is_compl
 from .templates import subsample_bias_set, bias_set, BUILTIN_SETS, set_of_file, predictions_by_set
 
 # %% auto #0
-__all__ = ['Sweep', 'SweepFile', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand', 'shard_from_env', 'parse_shard',
-           'shard', 'papermill_executor', 'notebook_parameters', 'resolve_params', 'default_notebook',
+__all__ = ['MAX_N_TOKENS', 'Sweep', 'SweepFile', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand', 'shard_from_env',
+           'parse_shard', 'shard', 'papermill_executor', 'notebook_parameters', 'resolve_params', 'default_notebook',
            'check_sweep_params']
 
 # %% ../nbs/40_sweep.ipynb #152caf4a
 _GRID_KEYS = ("models", "datasets", "lr", "n_tokens", "seeds")
 _TOP_KEYS = {"name", "out", "notebook", "seeds_per_run", "params", *_GRID_KEYS}
+MAX_N_TOKENS = 1000   # soft prompt tokens a sweep may ask for (the papers tune 5 to 100)
 
 @dataclass(frozen=True)
 class Sweep:
@@ -54,6 +55,10 @@ class Sweep:
         if any(int(x) <= 0 for x in self.n_tokens):
             raise SpbiasError(f"sweep {self.name!r}: n_tokens must be > 0, got {self.n_tokens}.",
                               "fix the n_tokens: list.")
+        if big := [x for x in self.n_tokens if int(x) > MAX_N_TOKENS]:   # a typo: each text would be a tiny tail
+            raise SpbiasError(f"sweep {self.name!r}: n_tokens {big[0]} is more than {MAX_N_TOKENS} prompt tokens (the "
+                              "papers tune 5 to 100; a prompt that long fills most of a model's context).",
+                              f"fix the n_tokens: list, e.g. n_tokens: [8, 16], each at most {MAX_N_TOKENS}.")
         if self.seeds_per_run < 1:
             raise SpbiasError(f"sweep {self.name!r}: seeds_per_run must be >= 1.",
                               "set seeds_per_run: 1 (one notebook per seed) or more.")
@@ -111,8 +116,17 @@ def sweep_from_dict(d:dict, # the parsed YAML
 class _Twice(Exception):
     "A mapping names a key twice: the key and the lines (1-based) of both."
 
+class _Ambiguous(Exception):
+    "A number YAML reads in another base than it seems to be written in: the text, the value read, the base, the line."
+
 class _UniqueKeyLoader(yaml.SafeLoader):
-    "PyYAML's safe loader, refusing a mapping that names a key twice (PyYAML keeps the last one silently)."
+    ("PyYAML's safe loader, refusing a mapping that names a key twice (PyYAML keeps the last one silently), and a "
+     "number YAML 1.1 reads as octal (0755 is 493) or base 60 (1:30 is 90).")
+    def construct_checked_int(self, node):
+        v, text = self.construct_yaml_int(node), str(node.value).replace("_", "").lstrip("+-")
+        if re.fullmatch(r"0[0-7]+", text): raise _Ambiguous(node.value, v, "octal", node.start_mark.line + 1)
+        if ":" in text: raise _Ambiguous(node.value, v, "base 60", node.start_mark.line + 1)
+        return v
     def construct_mapping(self, node, deep=False):
         seen = {}
         for key_node, _ in node.value:
@@ -121,6 +135,8 @@ class _UniqueKeyLoader(yaml.SafeLoader):
             except TypeError: continue  # an unhashable key: the base loader says what is wrong with it
             if first != key_node.start_mark.line + 1: raise _Twice(key, first, key_node.start_mark.line + 1)
         return super().construct_mapping(node, deep)
+
+_UniqueKeyLoader.add_constructor("tag:yaml.org,2002:int", _UniqueKeyLoader.construct_checked_int)
 
 def _read_yaml(path:Path):
     "A sweep file's parsed YAML; our error when it is missing, not YAML, or names a key twice."
@@ -135,6 +151,11 @@ def _read_yaml(path:Path):
         raise SpbiasError(f"sweep file {path}: the key {key!r} is given twice (lines {first} and {again}); YAML would "
                           "keep the second and drop the first without a word.",
                           f"write {key}: once, with every value in one list.") from None
+    except _Ambiguous as e:
+        text, v, base, line = e.args
+        raise SpbiasError(f"sweep file {path}, line {line}: {text} is read by YAML as the {base} number {v}.",
+                          f"write the number you mean in plain decimal (e.g. {str(text).replace(':', '').lstrip('0') or '0'}), "
+                          f"or quote it ('{text}') if it is text.") from None
     except yaml.YAMLError as e:
         raise SpbiasError(f"sweep file {path} is not valid YAML ({' '.join(str(e).split())}).",  # one line
                           "fix its syntax.") from None
@@ -271,8 +292,11 @@ def notebook_parameters(nb:str|Path # a notebook with a cell tagged `parameters`
                        )->dict:
     "The names and default values of a notebook's `parameters` cell (papermill's tag)."
     import nbformat
-    cells = [c for c in nbformat.read(str(nb), as_version=4).cells if "parameters" in c.get("metadata", {}).get("tags",
-        [])]
+    try: book = nbformat.read(str(nb), as_version=4)
+    except (ValueError, OSError, nbformat.reader.NotJSONError) as e:   # a TSV, a folder, a notebook cut short
+        raise SpbiasError(f"the tuning notebook {nb} is not a Jupyter notebook ({type(e).__name__}).",
+                          "pass --notebook with an .ipynb file, e.g. nbs/runs/tune.ipynb.") from None
+    cells = [c for c in book.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
     if not cells:
         raise SpbiasError(f"{nb} has no cell tagged 'parameters'.",
                           "tag the tuning notebook's parameters cell 'parameters' (papermill's convention).")
@@ -331,8 +355,15 @@ def _check_model(name:str, model:str):
 
 def _check_bias_sets(name:str, specs):
     "A sweep's bias sets that the runs would not know: each a built-in set (with attributes or not) or a TSV file."
+    from spbias.templates import ATTRIBUTES
     for spec in specs or ():
-        if str(spec).partition(":")[0] in BUILTIN_SETS or Path(str(spec)).is_file(): continue
+        base, _, attrs = str(spec).partition(":")
+        if base in BUILTIN_SETS:   # each attribute named must be one (ours:agee once failed only at scoring)
+            if bad := [x.strip() for x in attrs.split(",") if x.strip() and x.strip() not in ATTRIBUTES]:
+                raise SpbiasError(f"sweep {name!r}: params: bias set {spec!r} names {bad[0]!r}, no attribute of {base}.",
+                                  f"use some of {', '.join(ATTRIBUTES)}, e.g. '{base}:age,sexuality'.")
+            continue
+        if Path(str(spec)).is_file(): continue
         raise SpbiasError(f"sweep {name!r}: params: bias set {spec!r} is neither a built-in set "
                           f"({', '.join(BUILTIN_SETS)}) nor a file here.",
                           "use 'ours', 'czarnowska', 'ours:age,sexuality' or the path of a bias-set TSV.")

@@ -190,13 +190,16 @@ def _list(ids:list[str],
 def main(argv:list[str]|None=None)->int:
     "`spbias templates czarnowska|ours|ns-prompts|regard|FILE.csv`: write a bias set TSV."
     from spbias.cli import HelpFormatter, ArgumentParser
+    from spbias.checks import unique_items
     ap = ArgumentParser(prog="spbias templates",
                                  description="Generate a bias test set from templates and lexicons.",
                                  formatter_class=HelpFormatter)
     ap.add_argument("which",
                     help="a built-in set (czarnowska: Czarnowska et al.'s templates; ours: data/templates; "
                     "ns-prompts, regard: "
-                    "Kohankhaki et al.'s) or a template CSV (TEMPLATE,DOMAIN,SENT,NER) to fill from --terms")
+                    "Kohankhaki et al.'s) or a template CSV (TEMPLATE,DOMAIN,SENT,NER) to fill from --terms; in it a "
+                    "slot is written {slot}, {Slot} (the term capitalised) or {a:slot} (the term after 'a' or 'an', "
+                    "chosen by its first letter); an 'a' or 'an' written before a slot is made to agree with each term")
     ap.add_argument("--terms", type=Path,
                     help="with a template CSV: the lexicon CSV (group, term, and optionally slot, category)")
     ap.add_argument("--category", help="with --terms: the category of terms the lexicon gives none (e.g. grouped_race)")
@@ -210,7 +213,7 @@ def main(argv:list[str]|None=None)->int:
                     help="folder of a built-in set (default: the shared data's czarnowska/ or unstated_norms/; ours: "
                     "data/templates)")
     ap.add_argument("--out", type=Path, required=True, help="output TSV")
-    ap.add_argument("--attributes",
+    ap.add_argument("--attributes", type=unique_items("attribute"),
                     help="czarnowska, ours: comma-separated attributes or the categories they write, e.g. "
                     "age,sexuality or grouped_age "
                     "(default: all available)")
@@ -239,6 +242,7 @@ def main(argv:list[str]|None=None)->int:
     if not built_in and not Path(a.which).is_file():
         raise SpbiasError(f"template file {a.which} not found.", "check the path.")
     left, exts = {"slotless": []}, output_exts(a, (".tsv", ".csv", ".parquet"))
+    ins = {"TEMPLATES": None if built_in else a.which, "--terms": a.terms, "--source": a.source}   # never replaced
     if a.which in ("czarnowska", "ours"):
         src, layout, attrs = bias_source(a.which, a.source)
         if a.attributes is not None:  # an attribute's name, or the category it writes (grouped_age): both name it
@@ -248,15 +252,15 @@ def main(argv:list[str]|None=None)->int:
             if bad: raise SpbiasError(f"--attributes: {bad} are not in the layout of the {a.which} templates.",
                                       f"use attributes ({', '.join(layout['attributes'])}) or their categories "
                                       f"({', '.join(by_cat)}).")
-        check_out(a.out, a.force, exts=exts)
+        check_out(a.out, a.force, exts=exts, apart=ins)
         df = generate(src, attrs, layout, unmarked=a.unmarked)
         if a.set_name: df["set"] = a.set_name
     elif built_in:
-        check_out(a.out, a.force, exts=exts)
+        check_out(a.out, a.force, exts=exts, apart=ins)
         df, left = unstated_norms_set(a.which, a.source, a.unmarked)
         if a.set_name: df["set"] = a.set_name
     else:
-        check_out(a.out, a.force, exts=exts)
+        check_out(a.out, a.force, exts=exts, apart=ins)
         terms = read_terms(a.terms, a.category, a.slot)
         df, left = fill_template_file(a.which, terms, a.set_name or Path(a.which).stem, a.unmarked, terms_path=a.terms)
     write_outputs([bias_set_output(a, df, save_bias_set)])   # a full disk: one line, the old file back

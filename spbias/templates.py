@@ -12,11 +12,11 @@ from .schemas import check_table, check_text, one_spelling, rule, stripped
 
 
 # %% auto #0
-__all__ = ['PLACEHOLDER', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'TEMPLATE_FILE', 'BIAS_SET', 'UNMARKED',
-           'BUILTIN_SETS', 'article', 'parse_placeholder', 'fill', 'slot_form', 'term_forms', 'forms', 'ours_layout',
-           'load_layout', 'load_lexicon', 'load_names', 'load_templates', 'generate_attribute', 'generate',
-           'save_bias_set', 'load_bias_set', 'check_bias_set', 'unmarked_sentence', 'bias_source', 'subsample_bias_set',
-           'bias_set', 'set_of_file', 'predictions_by_set']
+__all__ = ['PLACEHOLDER', 'WRITTEN_ARTICLE', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'TEMPLATE_FILE', 'BIAS_SET',
+           'UNMARKED', 'BUILTIN_SETS', 'article', 'parse_placeholder', 'fill', 'slot_form', 'term_forms', 'forms',
+           'ours_layout', 'load_layout', 'load_lexicon', 'load_names', 'load_templates', 'generate_attribute',
+           'generate', 'save_bias_set', 'load_bias_set', 'check_bias_set', 'unmarked_sentence', 'bias_source',
+           'subsample_bias_set', 'bias_set', 'set_of_file', 'predictions_by_set']
 
 # %% ../nbs/20_templates.ipynb #7fbcfbd4
 PLACEHOLDER = re.compile(r"\{(a:)?([A-Za-z][A-Za-z_]*)\}")
@@ -39,10 +39,15 @@ def _put(term:str, cap:bool, art:bool)->str:
     t = term[0].upper() + term[1:] if cap else term
     return f"{article(term)} {t}" if art else t
 
+WRITTEN_ARTICLE = re.compile(r"(?:^|(?<=\s))([Aa]n?) $")   # "a " or "an " written just before the placeholder
+
 def fill(template:str, term:str)->str:
-    "Put `term` into the placeholder of `template`."
+    "Put `term` into the placeholder of `template`; an article written just before it (`a {slot}`) agrees with the term."
     m, _, cap, art = parse_placeholder(template)
-    return template[:m.start()] + _put(term, cap, art) + template[m.end():]
+    head = template[:m.start()]
+    if not art and (a := WRITTEN_ARTICLE.search(head)):
+        w = article(term); head = head[:a.start(1)] + (w.capitalize() if a.group(1)[0] == "A" else w) + " "
+    return head + _put(term, cap, art) + template[m.end():]
 
 def slot_form(slot:str, # slot name, lower case (e.g. "identity_adj", "person")
               slots:dict # bare slot name -> form, e.g. {"person": "np", "religion": "name"}

@@ -443,6 +443,9 @@ def main(argv:list[str]|None=None)->int:
     a = main_parser().parse_args(argv)
     # a file there, or a place that cannot be created: refused before the model loads
     check_out(a.out, a.force, kind="folder", rule=False)
+    if a.resume and not Path(a.out).is_dir():   # once: a fresh start, where a run to continue was meant
+        raise SpbiasError(f"--resume: {a.out} does not exist, so there is no run to continue.",
+                          "check --out (the run folder to continue), or drop --resume to start a new run.")
     cfg = config_from_args(a)
     initialize_from(a)  # several processes: joined now, before anything uses JAX (the flags were checked first)
     try: run = tune(cfg)
