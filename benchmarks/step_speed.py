@@ -31,6 +31,7 @@ def spbias_speed(model_t, # (model, tokenizer, ModelConfig) from spbias.pretrain
     from spbias.tune import TuneConfig, make_optimizer, make_train_step, make_batcher, train_batch
     from spbias.pretrained import label_token_ids
     from spbias.gpu_study import step_flops
+    from work import train_macs  # benchmarks/tune.py's work ratio against PEFT, counted the same way on both sides
     loaded_at = time.perf_counter() if loaded_at is None else loaded_at
     model, tok, mcfg = model_t
     cfg = TuneConfig(seeds=seeds, lr=1e-3, batch_size=batch_size, buckets=tuple(buckets or DEFAULT_BUCKETS), packing=packing)
@@ -47,8 +48,9 @@ def spbias_speed(model_t, # (model, tokenizer, ModelConfig) from spbias.pretrain
         y, w = np.where(slots >= 0, labels[np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
         S, R, T = m.shape; P = cfg.n_tokens; n = int((slots >= 0).sum())
         flops = step_flops(mcfg, S, R, T, P, n)  # the rows, and the prompt prefix once a prompt
+        macs = train_macs(mcfg, S * R * T, S * R * T * (T + P), n) + train_macs(mcfg, S * P, S * P * P, 0)
         batches.append(dict(args=tuple(jax.device_put(x) for x in (tk, m, e, y, w)), examples=n, shape=m.shape,
-                            text_tokens=int((m > 0).sum()), computed_tokens=m.size, flops=flops))
+                            text_tokens=int((m > 0).sum()), computed_tokens=m.size, flops=flops, macs=macs))
     compiled, compile_s, first_step_s = {}, 0.0, None
     for b in batches:  # ahead of time: every shape once
         if b["shape"] not in compiled:
@@ -72,4 +74,4 @@ def spbias_speed(model_t, # (model, tokenizer, ModelConfig) from spbias.pretrain
     return dict(seeds=len(seeds), steps=steps, examples=n, seconds=dt, examples_per_s=n / dt, seed_steps_per_s=steps * len(seeds) / dt,
                 compile_s=compile_s, first_step_s=first_step_s, shapes=sorted(map(list, compiled)), packing=packing,
                 text_tokens=total("text_tokens"), computed_tokens=total("computed_tokens"),
-                token_fill=total("text_tokens") / total("computed_tokens"), flops=total("flops"), warmup=warmup)
+                token_fill=total("text_tokens") / total("computed_tokens"), flops=total("flops"), macs=total("macs"), warmup=warmup)

@@ -10,10 +10,10 @@ from pathlib import Path
 from .core import SpbiasError, atomic_write_json
 
 # %% auto #0
-__all__ = ['PEAK_TFLOPS', 'MAX_FILES', 'MAX_FILE_BYTES', 'WORKS', 'BIAS_SENTENCES', 'BIAS_LEN', 'matmul_arithmetic',
+__all__ = ['PEAK_TFLOPS', 'WORKS', 'BIAS_SENTENCES', 'BIAS_LEN', 'MAX_FILES', 'MAX_FILE_BYTES', 'matmul_arithmetic',
            'peak_tflops', 'matmul_precision', 'default_dtype', 'forward_macs', 'train_flops', 'step_flops',
            'Throughput', 'fit_throughput', 'TuneWork', 'StudyCosts', 'tune_seconds', 'score_seconds', 'study_parts',
-           'plan_budget', 'pack', 'unpack', 'bench_throughput', 'main']
+           'plan_budget', 'bench_throughput', 'pack', 'unpack', 'main']
 
 # %% ../nbs/44_gpu_study.ipynb #6362e554
 # dense (no sparsity) peak TFLOP/s of each arithmetic a matrix product can use, by device kind (vendor data sheets,
@@ -169,6 +169,20 @@ def plan_budget(parts:list[dict], # study_parts' list (part, seconds)
                 refused=[p["part"] for p in parts if p["part"] not in done and p["seconds"] > budget_s])
 
 # %% ../nbs/44_gpu_study.ipynb #bc6c990d
+# the tuning sets and the bias sets as SmolLM2-135M's tokenizer sees them (mean tokens per text; counted 2026-11-27)
+WORKS = {"sst5": TuneWork("sst5", 22.7, 1101, 2210, 22.8), "semeval": TuneWork("semeval", 26.5, 449, 937, 27.5)}
+BIAS_SENTENCES, BIAS_LEN = 42_851, 12.5  # Czarnowska et al. (31,972), NS-Prompts (9,768) and Regard (1,111)
+
+def bench_throughput(bench:dict, dtype:str)->tuple[Throughput, StudyCosts]:
+    "The throughput (fitted over its 1-, 15- and 45-prompt measurements) and constants of a benchmarks/gpu.py JSON."
+    r = bench["runs"][dtype]
+    ms = [v for k, v in r.items() if k.startswith("spbias_") and isinstance(v, dict) and "flops" in v]
+    if not ms: raise SpbiasError(f"the benchmark holds no spbias measurement for {dtype}.", "run benchmarks/gpu.py.")
+    thr = fit_throughput([(m["flops"] / m["steps"], m["seconds"] / m["steps"]) for m in ms])
+    return thr, StudyCosts(load_s=r.get("load_s", 25.0), compile_s=max(m["compile_s"] for m in ms))
+
+
+# %% ../nbs/44_gpu_study.ipynb #590576d4
 MAX_FILES, MAX_FILE_BYTES = 8, 16 * 2**20  # what one lent machine brings back: 8 files of at most 16 MiB
 
 def pack(src:str|Path, # a part's results folder
@@ -208,19 +222,7 @@ def unpack(packed:str|Path, # a folder pack() wrote
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as t: t.extractall(dest, filter="data")
     return dest
 
-# %% ../nbs/44_gpu_study.ipynb #590576d4
-# the tuning sets and the bias sets as SmolLM2-135M's tokenizer sees them (mean tokens per text; counted 2026-11-27)
-WORKS = {"sst5": TuneWork("sst5", 22.7, 1101, 2210, 22.8), "semeval": TuneWork("semeval", 26.5, 449, 937, 27.5)}
-BIAS_SENTENCES, BIAS_LEN = 42_851, 12.5  # Czarnowska et al. (31,972), NS-Prompts (9,768) and Regard (1,111)
-
-def bench_throughput(bench:dict, dtype:str)->tuple[Throughput, StudyCosts]:
-    "The throughput (fitted over its 1-, 15- and 45-prompt measurements) and constants of a benchmarks/gpu.py JSON."
-    r = bench["runs"][dtype]
-    ms = [v for k, v in r.items() if k.startswith("spbias_") and isinstance(v, dict) and "flops" in v]
-    if not ms: raise SpbiasError(f"the benchmark holds no spbias measurement for {dtype}.", "run benchmarks/gpu.py.")
-    thr = fit_throughput([(m["flops"] / m["steps"], m["seconds"] / m["steps"]) for m in ms])
-    return thr, StudyCosts(load_s=r.get("load_s", 25.0), compile_s=max(m["compile_s"] for m in ms))
-
+# %% ../nbs/44_gpu_study.ipynb #53826642
 def main(argv:list[str]|None=None)->int:
     "`python -m spbias.gpu_study plan|pack|unpack`: the study's predicted device time by part; a part's results packed."
     p = argparse.ArgumentParser(prog="python -m spbias.gpu_study", description=main.__doc__)
@@ -267,4 +269,7 @@ def main(argv:list[str]|None=None)->int:
     if a.out: atomic_write_json(Path(a.out), dict(plan, parts=parts, throughput=asdict(thr), costs=asdict(costs)))
     return 0 if plan["run"] or not plan["later"] else 3
 
+
+# %% ../nbs/44_gpu_study.ipynb #42bf2b1a
+#| eval: false
 if __name__ == "__main__": sys.exit(main())
