@@ -9,15 +9,29 @@
 # stopped there (SIGINT, then SIGKILL 30 s later) so that a rerun resumes it (finished runs are kept, an unfinished one
 # continues from its last checkpoint).
 #
+# Before the sweep, a cost model (spbias.gpu_study: the FLOPs of each part over the throughput bench measured on this
+# device, plus its measured load and compile seconds) prints each part's predicted device time; the sweep is not
+# started when its first part is predicted over what is left (it waits for the next machine). With --pack DIR every
+# invocation ends by packing its whole folder into DIR (at most 8 files of at most 16 MiB: what a lent machine brings
+# back); --resume-from DIR reads such a pack back first, so the next machine continues where this one stopped.
+#
 #   bash scripts/gpu_study.sh [--budget-s S] [--out DIR] [--accel cuda|tpu|cpu] [--parts LIST] [--tiny]
+#                             [--grid staged|one-run] [--dtype float32|bfloat16] [--pack DIR] [--resume-from DIR]
 #
 #   --budget-s S  stop cleanly before S seconds from the start (default: no limit)
 #   --out DIR     write everything under DIR (DIR/benchmarks/results, DIR/papermill_runs, DIR/results) instead of the repository
 #   --accel A     the accelerator doctor checks and JAX runs on (default: cuda; --tiny: cpu)
 #   --parts LIST  run only these parts, comma-separated (default: doctor,bench,sweep,publish; publish needs the sweep done)
+#   --grid G      staged (today: a 3-rate stage of seeds 1001-1002, then 15 seeds at the chosen rate) or one-run
+#                 (every rate and seed in one compiled run per tuning set, `lr: grid-in-one-run`; needs spbias tune's
+#                 --lr list)
+#   --dtype D     the model dtype the sweep tunes in (default float32)
+#   --pack DIR    at the end, pack everything under --out into DIR (a folder outside --out)
+#   --resume-from DIR  first unpack a pack written by --pack into --out (use the same --out path on every machine)
 #   --tiny        the whole chain on a CPU in minutes: a tiny random LLaMA (spbias.testing.tiny_checkpoint, the tuning
 #                 notebook's model "tiny"), the demo set, 2 seeds, a few steps, a small bias set (needs --out, and torch:
 #                 the tiny model is built with transformers, as the tests build it)
+# PLAN=off leaves the cost model's gate out (the sweep then runs under the deadline alone).
 # Exit status: 0 every part done; 3 stopped at the budget (rerun to go on); 1 a part failed; 2 bad arguments.
 # SPBIAS and PYTHON name the commands to use (default: spbias and python on PATH); MIN_DOCTOR, MIN_BENCH, MIN_SWEEP and
 # MIN_PUBLISH the seconds a part needs to be started (default 30, 240, 120, 120; the sweep stops MIN_PUBLISH before the end).
@@ -27,7 +41,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 SPBIAS=${SPBIAS:-spbias}
 PYTHON=${PYTHON:-python}
-BUDGET="" OUT="" ACCEL="" TINY=0 PARTS=doctor,bench,sweep,publish
+BUDGET="" OUT="" ACCEL="" TINY=0 PARTS=doctor,bench,sweep,publish GRID=staged DTYPE=float32 PACK="" FROM=""
 die() { echo "gpu_study: error: $1 Fix: $2" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -35,13 +49,21 @@ while [ $# -gt 0 ]; do
     --out) [ $# -ge 2 ] || die "--out needs a value." "pass --out DIR."; OUT=$2; shift 2;;
     --accel) [ $# -ge 2 ] || die "--accel needs a value." "pass --accel cuda, tpu or cpu."; ACCEL=$2; shift 2;;
     --parts) [ $# -ge 2 ] || die "--parts needs a value." "pass e.g. --parts doctor,bench."; PARTS=$2; shift 2;;
+    --grid) [ $# -ge 2 ] || die "--grid needs a value." "pass --grid staged or --grid one-run."; GRID=$2; shift 2;;
+    --dtype) [ $# -ge 2 ] || die "--dtype needs a value." "pass --dtype float32 or bfloat16."; DTYPE=$2; shift 2;;
+    --pack) [ $# -ge 2 ] || die "--pack needs a value." "pass --pack DIR."; PACK=$2; shift 2;;
+    --resume-from) [ $# -ge 2 ] || die "--resume-from needs a value." "pass --resume-from DIR."; FROM=$2; shift 2;;
     --tiny) TINY=1; shift;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+    -h|--help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
     *) die "unknown argument '$1'." "see bash scripts/gpu_study.sh --help.";;
   esac
 done
 [[ -z "$BUDGET" || "$BUDGET" =~ ^[0-9]+$ ]] || die "--budget-s '$BUDGET' is not a whole number of seconds." "pass e.g. --budget-s 1500."
 for p in ${PARTS//,/ }; do [[ "$p" =~ ^(doctor|bench|sweep|publish)$ ]] || die "--parts: unknown part '$p'." "choose among doctor, bench, sweep, publish."; done
+[[ "$GRID" =~ ^(staged|one-run)$ ]] || die "--grid must be staged or one-run, not '$GRID'." "pass one of them."
+[[ "$DTYPE" =~ ^(float32|bfloat16)$ ]] || die "--dtype must be float32 or bfloat16, not '$DTYPE'." "pass one of them."
+[ -z "$FROM" ] || [ -f "$FROM/pack.json" ] || die "--resume-from $FROM holds no pack.json." "pass the folder --pack wrote."
+[ -z "$PACK" ] || [ -n "$OUT" ] || die "--pack packs the --out folder." "pass --out DIR with --pack."
 [ "$TINY" = 1 ] && [ -z "$OUT" ] && die "--tiny writes a test chain, not the study." "pass --out DIR with --tiny."
 ACCEL=${ACCEL:-$([ "$TINY" = 1 ] && echo cpu || echo cuda)}
 if [ "$TINY" = 1 ] && ! "$PYTHON" -c "import importlib.util as u, sys; sys.exit(u.find_spec('torch') is None)" 2>/dev/null; then
@@ -54,14 +76,17 @@ BENCH_DIR=$BASE/benchmarks/results
 SWEEP_OUT=$BASE/papermill_runs/smollm2-papers
 PUB=$BASE/results/smollm2-135m-papers
 STATE=$BASE/papermill_runs/gpu_study        # part markers, logs and timings (git-ignored in the repository)
+if [ -n "$FROM" ]; then  # what an earlier machine packed: read back before anything runs
+  "$PYTHON" -m spbias.gpu_study unpack "$FROM" "$BASE" || exit 1
+fi
 mkdir -p "$BENCH_DIR" "$STATE"
-SWEEP_FILE=$ROOT/sweeps/smollm2-papers.yaml
 # minimum seconds each part needs to be worth starting
 if [ "$TINY" = 1 ]; then
   MIN_doctor=10 MIN_bench=20 MIN_sweep=20 MIN_publish=15
-  BENCH_ARGS="--tiny --steps 2 --seeds 2 --batch-size 4 --texts 200 --dtypes float32"
+  BENCH_ARGS="--tiny --steps 2 --prompts 1,2 --batch-size 4 --texts 200 --warmup 2 --min-seconds 0.2 --dtypes $DTYPE"
+  PLAN_ARGS="--sets demo --steps 4 --rates 2 --seeds 2 --bias-sentences 200"
   SWEEP_FILE=$STATE/smollm2-papers-tiny.yaml
-  "$PYTHON" - "$ROOT/sweeps/smollm2-papers.yaml" "$SWEEP_FILE" <<'EOF' || exit 1
+  "$PYTHON" - "$ROOT/sweeps/smollm2-papers.yaml" "$SWEEP_FILE" "$GRID" "$DTYPE" <<'EOF' || exit 1
 # the papers' sweep file at a test's size: the same two stages, a tiny random model, the demo set, 2 seeds, 4 steps
 import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
@@ -70,12 +95,31 @@ d["params"].update(batch_size=4, min_steps=0, max_steps=4, eval_every=2, checkpo
 d["stages"]["lr"].update(lr=[1.0e-2, 1.0e-3])
 d["stages"]["main"].update(seeds="1001-1002", seeds_per_run=2)
 d["stages"]["main"]["params"].update(bias_sets=["ours:age,gender"], bias_templates_per_label=1, bias_terms_per_group=1, score_top_k=2)
+d["params"]["dtype"] = sys.argv[4]
+if sys.argv[3] == "one-run":  # SWITCH AFTER THE MERGE of the tune branch: the rate grid as a prompt axis (issue 43, item 1)
+    main = d["stages"].pop("main"); grid = d["stages"].pop("lr")["lr"]
+    d["stages"] = {"main": dict(main, lr="grid-in-one-run", lrs=grid)}
 open(sys.argv[2], "w").write(yaml.safe_dump(d, sort_keys=False))
 EOF
 else
-  # a lent machine runs one command for at most 10 minutes: every part must fit a --budget-s of about 550 s
+  # a lent machine runs one command for at most 10 minutes: every part must fit a --budget-s of about 540 s
   MIN_doctor=${MIN_DOCTOR:-30} MIN_bench=${MIN_BENCH:-240} MIN_sweep=${MIN_SWEEP:-120} MIN_publish=${MIN_PUBLISH:-120}
-  BENCH_ARGS=""
+  BENCH_ARGS="--dtypes $DTYPE"
+  PLAN_ARGS=""
+  SWEEP_FILE=$STATE/smollm2-papers.yaml   # the papers' sweep, the follow-up's sets (NS-Prompts, Regard) scored too
+  "$PYTHON" - "$ROOT/sweeps/smollm2-papers.yaml" "$SWEEP_FILE" "$GRID" "$DTYPE" "$STATE" <<'EOF' || exit 1
+import os, subprocess, sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+d["params"]["dtype"] = sys.argv[4]
+for which in ("ns-prompts", "regard"):  # the follow-up's sets, as TSVs the run notebook scores
+    f = os.path.join(sys.argv[5], f"{which}.tsv")
+    if not os.path.exists(f): subprocess.run([os.environ.get("SPBIAS", "spbias"), "templates", which, "--out", f], check=True)
+    d["stages"]["main"]["params"]["bias_sets"].append(f)
+if sys.argv[3] == "one-run":  # SWITCH AFTER THE MERGE of the tune branch: the rate grid as a prompt axis (issue 43, item 1)
+    main = d["stages"].pop("main"); grid = d["stages"].pop("lr")["lr"]
+    d["stages"] = {"main": dict(main, lr="grid-in-one-run", lrs=grid)}
+open(sys.argv[2], "w").write(yaml.safe_dump(d, sort_keys=False))
+EOF
 fi
 
 left() { if [ -z "$BUDGET" ]; then echo 999999999; else echo $(( BUDGET - ($(date +%s) - START) )); fi; }
@@ -93,6 +137,13 @@ run_part() {
   if [ "$avail" -lt "$need" ]; then
     echo "== $name: skipped: it needs at least $need s$([ "$reserve" -gt 0 ] && echo " (and $reserve s kept for the parts after it)") and $(left_text); rerun with more budget"
     STOPPED=1; return 0
+  fi
+  if [ "$name" = sweep ] && [ "${PLAN:-on}" != off ]; then  # the cost model: predicted device time of what is left
+    "$PYTHON" -m spbias.gpu_study plan --bench "$BENCH_DIR/gpu.json" --dtype "$DTYPE" --budget-s "$avail" $PLAN_ARGS \
+      --out "$STATE/plan.json" 2>&1 | tee -a "$STATE/plan.log"
+    local prc=${PIPESTATUS[0]}
+    if [ "$prc" = 3 ]; then echo "== sweep: not started: its first part is predicted over the $avail s left; rerun on the next machine"; STOPPED=1; return 0; fi
+    if [ "$prc" != 0 ]; then echo "== sweep: the cost model failed (exit $prc)"; FAILED=1; return 0; fi
   fi
   echo "== $name: starting ($(left_text))"
   local t0 rc; t0=$(date +%s)
@@ -138,7 +189,7 @@ publish_steps() {
     --cpu-study "$ROOT/results/smollm2-135m" --bench "$BENCH_DIR/gpu.json" --timings "$STATE/timings.jsonl" $([ "$TINY" = 1 ] && echo --tiny)
 }
 export -f doctor bench sweep publish publish_steps
-export SPBIAS PYTHON ACCEL BENCH_DIR STATE SWEEP_OUT SWEEP_FILE PUB ROOT TINY BENCH_ARGS
+export SPBIAS PYTHON ACCEL BENCH_DIR STATE SWEEP_OUT SWEEP_FILE PUB ROOT TINY BENCH_ARGS DTYPE
 export SHELLOPTS  # pipefail in the parts' shells: a part's exit is its command's, not tee's
 
 echo "gpu_study: accel $ACCEL, sweep $SWEEP_FILE, writing under $BASE ($(left_text))"
@@ -152,6 +203,9 @@ if [ -f "$STATE/timings.jsonl" ]; then
     awk '{s[$1] += $2; n[$1]++; if (!($1 in o)) o[$1] = ++k} END {for (p in o) r[o[p]] = p; for (i = 1; i <= k; i++) printf "  %-8s %6d s in %d invocation(s)\n", r[i], s[r[i]], n[r[i]]}'
 fi
 echo "gpu_study: $(left_text)"
+if [ -n "$PACK" ]; then  # what comes back from a lent machine: at most 8 files of at most 16 MiB
+  "$PYTHON" -m spbias.gpu_study pack "$BASE" "$PACK" || FAILED=1
+fi
 [ "$FAILED" = 1 ] && exit 1
 [ "$STOPPED" = 1 ] && { echo "gpu_study: stopped before the budget ran out; rerun the same command to go on"; exit 3; }
 [ "$UNSELECTED" = 1 ] && { echo "gpu_study: the selected parts are done ($PARTS)"; exit 0; }

@@ -124,11 +124,15 @@ def main(argv=None):
     L.append("| part | seconds |\n|---|---|")
     for part, s in part_s.items(): L.append(f"| {part} | {s:,.0f} |")
     if bench:
-        f32 = bench["runs"].get("float32", {})
-        L.append(f"\nBenchmark (`benchmarks/results/gpu.json`, {bench['model']}, batch {bench['batch_size']}, {bench['steps']} timed steps): "
-                 f"one seed's first step {fmt(f32.get('spbias_1_seed', {}).get('first_step_s'), 1)} s; "
-                 f"seeds together against one seed {fmt(f32.get('seeds_together_vs_one'), 2)}x; "
-                 f"spbias against PEFT in float32 {fmt(f32.get('speedup_vs_peft'), 2)}x (– where PEFT was not measured).")
+        for dtype, r in bench["runs"].items():  # benchmarks/gpu.py: 1, 15 and 45 prompts a step, PEFT beside
+            ms = {int(k.split("_")[1]): v for k, v in r.items() if k.startswith("spbias_") and k.endswith("_prompts")}
+            one, top = ms.get(min(ms, default=1), {}), max(ms, default=1)
+            L.append(f"\nBenchmark, {dtype} (`benchmarks/results/gpu.json`, {bench['model']}, batch {bench['batch_size']}, "
+                     f"each timing >= {bench.get('min_seconds', '?')} s, matrix products in {r.get('arithmetic', '?')}): "
+                     f"first step {fmt(one.get('first_step_s'), 1)} s; {top} prompts against one "
+                     f"{fmt(r.get(f'prompts_{top}_vs_{min(ms, default=1)}'), 2)}x; MFU at {top} prompts "
+                     f"{fmt(ms.get(top, {}).get('mfu'), 3)}; against PEFT at {top} prompts "
+                     f"{fmt(r.get(f'speedup_vs_peft_{top}_prompts'), 2)}x (– where not measured).")
     L.append("\n## Stage 1: the learning rate\n")
     L.append(f"Seeds {lr_stage['seeds']} at each rate; each seed's best validation accuracy, mean over the seeds (n = seeds), "
              "the rule of `spbias sweep` (ties broken by the lower mean validation loss):\n")

