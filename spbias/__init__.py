@@ -17,7 +17,6 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `weights` (06): weight files (safetensors, torch `.bin`, GGUF) read and streamed into a model, every mismatch in one error.
 - `fingerprint` (06a): one fingerprint of a model's weights (sha1 of the config and a strided sample of every parameter): what a run records, `spbias info` prints, `predict` and `export` check.
 - `pretrained` (06b): load model — a name (`smollm2`, folder, `.gguf`, hub id) to `(model, tokenizer, ModelConfig)`; label-token ids; `spbias info`, `spbias next-token`.
-- `checkpoint` (06c): the old name of `weights` + `pretrained`, re-exported for existing code.
 - `testing` (07): tiny random checkpoints and a tiny tokenizer for fast tests; `spbias parity`.
 - `families` (08): the family table, each `model_type`'s config mapping and checkpoint key map.
 - `distributed` (09): several processes, one JAX program.
@@ -40,8 +39,11 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `bootstrap` (22b): the two-level bootstrap over prompts and templates, for centroid gaps and for gaps to a reference group.
 - `metrics` (22c): gaps — the gap table CSV with 95% CIs, its method note and coverage warning; the papers' Table 2; `spbias gaps` and `spbias table2`.
 - `coverage` (22c0): the coverage benchmark read back: the warning under a gap table for every model and tuning set whose n measured below 93%, and `spbias gaps --help`'s advice.
+- `crossed` (22d): prompts, templates and identity terms as crossed random effects — each sentence's identity term from its template's fillings, variance components by the method of moments (checked against statsmodels), the `crossed` interval (`spbias gaps`' default) and a design's SE.
 - `multiplicity` (22e): declared families — confirmatory Holm in the Table 2 cells, exploratory Benjamini–Yekutieli.
+- `simulate` (22e): crossed prompt × template × term designs with known truth and every interval method of `spbias gaps` vectorised over replicates: the coverage benchmark's engine.
 - `equivalence` (22f): TOST at a stated margin (t form, or the bootstrap's 90% interval).
+- `power` (22f): power and minimum detectable effect of a crossed design (the `mde` column of every gap table) and `spbias power`: the prompts, templates and terms needed to detect a gap, from a pilot.
 - `contrasts` (22g): the follow-up's contrasts — each group against the mean of the others, each row's estimand named.
 - `selection` (22h): what the top-k choice does to each gap; the validation SE at the cut.
 - `claims` (22i): the `spbias gaps` flags `--confirmatory`, `--margin`, `--contrasts`, `--selection`.

@@ -58,7 +58,8 @@ def field(sample:dict, path:str, # a dotted path, e.g. "doc.bias_type"
         else:
             have = ", ".join(map(str, v)) if isinstance(v, dict) else type(v).__name__
             raise SpbiasError(f"{where}: no field {path} (at {step!r}; there: {have}).",
-                              "name the document fields with --map COLUMN=FIELD (or spbias_map.json beside the log).")
+                              "name the document fields in spbias_map.json beside the log, or read it with "
+                              "`spbias harness read LOG --map COLUMN=FIELD --out preds.tsv`.")
     return v
 
 # %% ../nbs/25_harness.ipynb #c1dc490b

@@ -380,13 +380,13 @@ def main_gaps(argv:list[str]|None=None)->int:
     say = lambda line: line in said or said.add(line) or print(f"spbias gaps: {line}", file=sys.stderr)
     kw = dict(n_boot=a.n_boot, boot_seed=a.boot_seed, family=a.family, keep_degenerate=a.keep_degenerate,
               share=a.degenerate_share, log=say)
-    def table(top_k, keep_degenerate, log):   # a set column or a reference group: per set, gap_to beside (gap_tables_by)
+    def gaps_of(top_k, keep_degenerate, log):   # a set column or a reference group: per set, gap_to beside (gap_tables_by)
         opts = kw | dict(keep_degenerate=keep_degenerate, log=log)
         if a.reference is not None or "set" in preds:
             return gap_tables_by(preds, top_k, a.centroid, a.select, a.ci, a.adjust, reference=a.reference, **opts)
         return gap_tables(preds, top_k, a.centroid, a.select, a.ci, a.adjust, **opts)
-    gt, per_run = table(a.top_k, a.keep_degenerate, say)
-    gt, per_run, extra, lines = apply_claims(a, preds, gt, per_run, table)
+    gt, per_run = gaps_of(a.top_k, a.keep_degenerate, say)
+    gt, per_run, extra, lines = apply_claims(a, preds, gt, per_run, gaps_of)
     for warn in (coverage_warning(gt), one_group_warning(gt)):
         for line in (warn or "").splitlines(): say(line)
     from spbias.checks import write_outputs   # a full disk: one line, the old tables back in place

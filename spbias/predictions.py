@@ -81,8 +81,9 @@ def _read_one(path:Path)->pd.DataFrame:
 
 def _no_copies(df:pd.DataFrame, path:Path):
     ("Refuse a prompt whose rows are at least half exact repeats (a file pasted into itself); fewer are kept: a set "
-     "may repeat a sentence (Czarnowska's repeats 38), and such a row cannot be told from a copy.")
-    dup = df.duplicated()
+     "may repeat a sentence (Czarnowska's repeats 38), and such a row cannot be told from a copy; rows without "
+     "text (a file that kept no sentences) are never judged copies.")
+    dup = df.duplicated() & df["text"].fillna("").astype(str).str.strip().ne("")   # rows without text: no telling
     if not dup.any(): return
     prompt = [c for c in ("model", "dataset", "run_id", "seed") if c in df]
     share = dup.groupby([df[c] for c in prompt], dropna=False).mean()
