@@ -8,7 +8,7 @@ refusal), ok (the input is fine), warn (going on is right if the user is told), 
 from __future__ import annotations
 
 CASES: list[dict] = []
-COMMANDS = ("info", "next-token", "parity", "tune", "predict", "export", "templates", "gaps", "table2", "power",
+COMMANDS = ("info", "next-token", "parity", "tune", "predict", "export", "templates", "gaps", "table2", "power", "harness",
             "compare", "robustness", "apes generate", "apes predict", "apes report", "predict-manual", "sweep", "plan", "demo",
             "docs-check", "doctor", "--help")
 
@@ -262,6 +262,12 @@ case("power/metrics-bogus", "power", [*PW, "--metrics", "bogus"], PT)
 case("power/out-exists", "power", [*PW, "--out", "{t}/w.csv"], [*PT, ("write", "w.csv", "mine\n")])
 number_cases("power", "power", PW[:-2], "--gap", ["0", "1.5", "x"], PT)
 number_cases("power", "power", PW, "--prompts", ["0", "x"], PT)
+HR = ["harness", "read", "{t}/samples_x_2026-11-27.jsonl", "--out", "{t}/p.tsv"]   # spbias harness (issue 44): logs in
+case("harness/read-missing", "harness", HR)
+case("harness/read-empty", "harness", HR, [("write", "samples_x_2026-11-27.jsonl", "")])
+case("harness/read-not-json", "harness", HR, [("write", "samples_x_2026-11-27.jsonl", "not json\n")])
+case("harness/bbq-missing", "harness", ["harness", "bbq", "{t}/nothing", "--out", "{t}/b.csv"])
+case("harness/crows-missing", "harness", ["harness", "crows", "{t}/a.jsonl", "{t}/b.jsonl", "--out", "{t}/c.csv"])
 
 TB = ["table2", "{t}/g.csv", "--out", "{t}/t2.csv"]
 GT = [("copy", "g.csv", "gaps.csv")]
