@@ -286,7 +286,8 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
     # a checkpoint's step and state, the prompt files rewound to it (those of prompts stopped by then stay)
     start, st = resume(out, _initial_state(cfg, bases, tx), seeds, restore=how == "resume", log=log, dirs=dirs)
     written = {i for i in range(S) if not st["active"][i] and (dirs[i]/PROMPT).is_file()}
-    place, D = (lambda tree, rows=False: tree), 1  # one device: arrays go where jit puts them
+    # one device: arrays go where jit puts them, as jax arrays (a numpy argument would be a second entry of the step)
+    place, D = (lambda tree, rows=False: jax.tree.map(jnp.asarray, tree)), 1
     if mesh is not None:
         place, D = functools.partial(shard_seeds, mesh), mesh.shape["data"]
         log(mesh_note(mesh, S))
