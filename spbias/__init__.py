@@ -25,6 +25,7 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `run` (11b): a run folder's life — its identity (`run_id`), the refuse / resume / `--force` rules, checkpoints, the finish, reading it back.
 - `settings` (11c): `TuneConfig`, each setting of a run written once (type, default, help), and the flags and checks derived from it.
 - `tune` (12): tune — `TuneConfig`, many seeds per compiled step, early stopping, the loop and `spbias tune`.
+- `tune_loop` (12a): the loop's parts — prompt folders of a run of several rates, masked or compacted stopped prompts, the step timer, the plan line.
 - `predict` (13): predict — a run folder and a bias set to the predictions TSV.
 - `plan` (14): will a tuning step fit on a device mesh, from XLA's memory analysis.
 - `export` (15): export prompts — PEFT prompt-tuning adapters out and back in.
