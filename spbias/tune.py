@@ -321,7 +321,6 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
             got = train_step(params, deltas, opt_states, bases_d, *place(on.rows(tok, mask, ends, y, w), rows=True),
                              active, label_ids, lrs)
             losses = on.update(*got[:3])
-            step_s = time.perf_counter() - t0
             bad = st["active"] & ~np.isfinite(losses)
             st["nan"] |= bad; st["active"] &= ~bad
             ok = st["active"]
@@ -330,8 +329,7 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
             if step == start and loaded is not None:
                 log(f"first step done {time.perf_counter() - loaded:.1f} s after the weights were loaded "
                     "(compiling included)")
-            if (est := timer.add(step_s, train_step._cache_size() > n0)) is not None:
-                log(estimate_note(est, cfg.max_steps - done, cfg, timer.compiled))
+            compiled = train_step._cache_size() > n0
             if fault(f"step:{done}"): kill_now()
             if done % cfg.eval_every == 0 or done == cfg.max_steps:
                 on.sync()
@@ -346,6 +344,10 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
                 saved = done
             bar.update(1); bar.set_postfix(loss=f"{np.nanmean(losses[ok]) if ok.any() else float('nan'):.3f}",
                                            acc="-" if last_acc is None else f"{last_acc:.3f}", active=int(ok.sum()))
+            # the whole step as it ran (its bar, files), but not an evaluation's or checkpoint's: said apart
+            if not (done % cfg.eval_every == 0 or (every and done % every == 0) or bad.any()):
+                if (est := timer.add(time.perf_counter() - t0, compiled)) is not None:
+                    log(estimate_note(est, cfg.max_steps - done, cfg, timer.compiled))
             if on_step is not None: on_step(done, st)
             if stop_at is not None and done >= stop_at: bar.close(); return out
     except BaseException: bar.close(); raise
