@@ -26,6 +26,7 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `run_files` (11ba): a run folder's config.json and summary.json as pydantic models.
 - `settings` (11c): `TuneConfig`, each setting of a run written once (type, default, help), and the flags and checks derived from it.
 - `tune` (12): tune — `TuneConfig`, many seeds per compiled step, early stopping, the loop and `spbias tune`.
+- `tune_loop` (12a): the loop's parts — prompt folders of a run of several rates, masked or compacted stopped prompts, the step timer, the plan line.
 - `predict` (13): predict — a run folder and a bias set to the predictions TSV.
 - `plan` (14): will a tuning step fit on a device mesh, from XLA's memory analysis.
 - `export` (15): export prompts — PEFT prompt-tuning adapters out and back in.

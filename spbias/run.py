@@ -80,7 +80,8 @@ def _refuse(out, what, fix):
 
 def _keep_finished_seeds(out:Path):
     "Refuse to start `out` afresh when a seed's files are complete (no checkpoint: nothing to resume from)."
-    done = [d.name for d in sorted(out.glob("seed-*")) if (d/PROMPT).is_file() and (d/SUMMARY).is_file()]
+    done = [str(d.relative_to(out)) for d in sorted([*out.glob("seed-*"), *out.glob("lr-*/seed-*")])
+            if (d/PROMPT).is_file() and (d/SUMMARY).is_file()]
     if done:  # starting afresh would delete them
         _refuse(out, f"holds finished seed files ({', '.join(done)}: {PROMPT}, {SUMMARY}) but no {FINISHED} and "
                 "no checkpoint, so --resume cannot continue it without deleting them",
@@ -118,7 +119,7 @@ def prepare_out(out:str|Path, # the run folder
         if latest_checkpoint(out) is not None: return "resume"
         _keep_finished_seeds(out)
         log(f"no checkpoint in {out}: starting afresh (its partial files are cleared)")
-        for p in [*out.glob("seed-*"), out/CHECKPOINTS]: shutil.rmtree(p, ignore_errors=True)
+        for p in [*out.glob("seed-*"), *out.glob("lr-*"), out/CHECKPOINTS]: shutil.rmtree(p, ignore_errors=True)
     elif resume: log(f"nothing to resume in {out}: starting a new run")
     atomic_write_json(out/CONFIG, record)
     return "fresh"
@@ -306,36 +307,42 @@ def _truncate_metrics(path:Path, step:int):
     keep = [l for l in path.read_text().splitlines() if l.strip() and json.loads(l)["step"] <= step]
     atomic_write_text(path, "".join(l + "\n" for l in keep))
 
-def rewind(out:str|Path, seeds, step:int):
+def rewind(out:str|Path, seeds, step:int,
+           dirs=None, # each prompt's folder (default: the seeds' folders in `out`)
+           keep=None # per prompt: True where it had stopped by `step` (its files, written when it stopped, stay)
+          ):
     "Take each seed's files back to checkpoint `step`: later metrics lines and the final files (prompt, summary) go."
-    for s in seeds:
-        d = seed_dir(out, s)
+    dirs = [seed_dir(out, s) for s in seeds] if dirs is None else dirs
+    for i, d in enumerate(dirs):
         _truncate_metrics(d/METRICS, step)
+        if keep is not None and keep[i] and (d/SUMMARY).is_file() and (d/PROMPT).is_file(): continue
         for f in (SUMMARY, PROMPT): (d/f).unlink(missing_ok=True)
 
 def resume(out:str|Path, # the run folder (`prepare_out` said 'resume', or 'fresh': then there is nothing to restore)
            st:dict, # the initial training state (its shapes and types)
-           seeds, restore:bool=True, log=print)->tuple[int, dict]:
+           seeds, restore:bool=True, log=print,
+           dirs=None # each prompt's folder (default: the seeds' folders); a prompt stopped in the checkpoint keeps its files
+          )->tuple[int, dict]:
     "The step to start from and the state (a checkpoint's, seed files rewound to it, or (0, st)); seed folders made."
     import jax
     from spbias.distributed import broadcast
     out, start = Path(out), 0
     if restore and (got := restore_checkpoint(out, st)) is not None:
         start, st = got
-        if _primary(): rewind(out, seeds, start)
+        if _primary(): rewind(out, seeds, start, dirs, keep=~np.asarray(st["active"]) if "active" in st else None)
         log(f"resuming {out} from its checkpoint at step {start}")
     if int(broadcast(np.int32(start))) != start:
         raise SpbiasError(f"process {jax.process_index()} resumes {out} at step {start}, process 0 at another step: "
                           "the processes see different folders.",
                           "give --out a folder every process sees (a shared disk or mount).")
     if _primary():
-        for s in seeds: seed_dir(out, s).mkdir(parents=True, exist_ok=True)
+        for d in (dirs or [seed_dir(out, s) for s in seeds]): Path(d).mkdir(parents=True, exist_ok=True)
     return start, st
 
-def log_evaluation(out:str|Path, seed:int, record:dict):
-    "Append one evaluation's line to a seed's metrics.jsonl (process 0 writes)."
+def log_evaluation(out:str|Path, seed:int, record:dict, folder=None):
+    "Append one evaluation's line to a seed's metrics.jsonl (process 0 writes; `folder`: the prompt's, if not the seed's)."
     if not _primary(): return
-    with disk_full(out, f"seed {seed}'s {METRICS}"): append_jsonl(seed_dir(out, seed)/METRICS, record)
+    with disk_full(out, f"seed {seed}'s {METRICS}"): append_jsonl(Path(folder or seed_dir(out, seed))/METRICS, record)
 
 # %% ../nbs/11b_run.ipynb #5acb0c1b
 def finish(out:str|Path, rid:str, # the run folder and its run id
@@ -392,7 +399,8 @@ def load_run(run_dir:str|Path, # a folder written by spbias.tune
 def read_summaries(run_dir:str|Path)->pd.DataFrame:
     "One row per seed of a run: its summary.json."
     import pandas as pd
-    rows = [json.loads(p.read_text()) for p in sorted(Path(run_dir).glob(f"seed-*/{SUMMARY}"))]
+    d = Path(run_dir)  # a run of several rates: every rate's seeds (each summary names its lr)
+    rows = [json.loads(p.read_text()) for p in sorted([*d.glob(f"seed-*/{SUMMARY}"), *d.glob(f"lr-*/seed-*/{SUMMARY}")])]
     return pd.DataFrame(rows)
 
 # %% ../nbs/11b_run.ipynb #93c7d9e3
@@ -426,6 +434,9 @@ def _read_run(run_dir:str|Path, # a run folder written by `spbias tune`
     check_model(config, ScoringConfig if scoring else RunConfig, f"{flag}: {d/CONFIG}", {"": damaged})
     run = config["run"]
     _check_run_id(d, config, flag)
+    if isinstance(run.get("lr"), list):  # a run of several rates: each rate's run is its own folder
+        raise SpbiasError(f"{flag} {d} holds a run of {len(run['lr'])} learning rates, one run folder per rate.",
+                          f"pass one rate's folder, e.g. {d/'lr-{:g}'.format(run['lr'][0])}.")
     return config, {s: _check_seed(seed_dir(d, s), s, config, flag, damaged) for s in run["seeds"]}
 
 def check_run(run_dir:str|Path, # a run folder written by `spbias tune`

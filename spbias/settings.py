@@ -40,6 +40,15 @@ def _int_list(s:str)->tuple:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{s!r} is not a list of integers. Fix: give e.g. 16,32,64.") from None
 
+def _rates(s)->float|tuple:
+    "One learning rate, or several comma-separated (an argparse type): a float, or a tuple of floats."
+    if isinstance(s, (int, float)) and not isinstance(s, bool): return float(s)
+    try: got = tuple(float(x) for x in (str(s).split(",") if isinstance(s, str) else s))
+    except (TypeError, ValueError):
+        raise argparse.ArgumentTypeError(f"{s!r} is not a learning rate or a list of them. "
+                                         "Fix: give e.g. 1e-3, or 1e-2,1e-3,1e-4.") from None
+    return got[0] if len(got) == 1 else got
+
 def _require(ok:bool, name:str, value, fix:str):
     "Refuse a setting's value unless `ok`."
     if not ok: raise SpbiasError(f"{name} = {value!r} is not allowed.", fix)
@@ -57,7 +66,11 @@ class TuneConfig:
     n_tokens:int = _setting(8, "soft prompt tokens", type=positive_int)
     init:str = _setting("bos", "prompt initialisation", choices=["bos", "vocab", "text"])
     init_text:str|None = _setting(None, "text for --init text")
-    lr:float = _setting(1e-3, "AdamW learning rate", type=float)
+    lr:float|tuple = _setting(1e-3, "AdamW learning rate; several, comma-separated (e.g. 1e-2,1e-3,1e-4): every (rate, "
+                              "seed) a prompt of one step, each rate's results in OUT/lr-RATE", type=_rates)
+    stopped:str = _setting("auto", "stopped prompts in a vmapped step: masked (the compiled step kept, their rows "
+                           "frozen) or compact (recompiled for the active ones); auto: masked",
+                           choices=["auto", "masked", "compact"])
     weight_decay:float = _setting(0.01, "AdamW weight decay (pulls the delta towards 0)", type=float)
     warmup_steps:int = _setting(0, "linear warmup steps", type=count)
     clip_norm:float|None = _setting(None, "clip each seed's gradient to this norm", type=float)
@@ -105,6 +118,9 @@ class TuneConfig:
     def __post_init__(self):
         s = lambda k, v: object.__setattr__(self, k, v)
         s("seeds", tuple(parse_seeds(self.seeds)))
+        if not isinstance(self.lr, (int, float)): s("lr", _rates(self.lr))  # a list of one: that rate
+        if isinstance(self.lr, tuple) and len(set(self.lr)) != len(self.lr):
+            raise SpbiasError(f"repeated learning rates in {self.lr}.", "list each rate once, e.g. --lr 1e-2,1e-3,1e-4.")
         s("buckets", tuple(int(b) for b in self.buckets))
         s("label_words", _label_words(self.label_words))
         if not self.seeds: raise SpbiasError("no seeds given.", "pass e.g. --seeds 1001-1015.")
@@ -120,7 +136,8 @@ class TuneConfig:
                               "pass one of them: --resume to continue, --force to start again.")
         PromptConfig(self.n_tokens, self.init, self.init_text)  # validates n_tokens and init
         pos = lambda k, ok, fix: _require(ok, k, getattr(self, k), fix)  # each rule a plain check
-        pos("lr", self.lr > 0 and math.isfinite(self.lr), "use a positive learning rate, e.g. --lr 1e-3.")
+        pos("lr", all(r > 0 and math.isfinite(r) for r in self.rates), "use a positive learning rate, e.g. --lr 1e-3.")
+        pos("stopped", self.stopped in ("auto", "masked", "compact"), "use auto, masked or compact.")
         pos("weight_decay", self.weight_decay >= 0 and math.isfinite(self.weight_decay), "use a finite weight decay ≥ 0.")
         if self.init_text is not None and self.init != "text":   # once ignored, but part of the run's id
             raise SpbiasError(f"--init-text is the text of --init text, and --init is {self.init}.",
@@ -150,6 +167,11 @@ class TuneConfig:
                          "for early stopping, or pass --no-early-stopping to say so and silence this.")
 
     @property
+    def rates(self)->tuple:
+        "The run's learning rates (one or several)."
+        return self.lr if isinstance(self.lr, tuple) else (float(self.lr),)
+
+    @property
     def prompt(self)->PromptConfig: return PromptConfig(self.n_tokens, self.init, self.init_text)
 
     @property
@@ -160,7 +182,8 @@ class TuneConfig:
     def identity(self)->dict:
         "The fields that define the run (what must match to resume it)."
         d = asdict(self)
-        for k in ("out", "resume", "force", "mesh", "seed_loop", "remat", "scan_layers"): d.pop(k)
+        for k in ("out", "resume", "force", "mesh", "seed_loop", "remat", "scan_layers", "stopped"): d.pop(k)
+        d["lr"] = list(self.lr) if isinstance(self.lr, tuple) else self.lr  # one rate: a number, as before
         d["seeds"], d["buckets"] = list(self.seeds), list(self.buckets)
         if self.label_words == LABEL_NAMES:
             d.pop("label_words")  # the defaults stay out: runs made before these options keep their ids
@@ -194,6 +217,7 @@ def setting_kind(f:dataclasses.Field):
     "The kind a YAML or notebook value of a field must have: its annotation's type (a tuple as a list)."
     kinds = {"str": str, "int": int, "float": float, "bool": bool, "tuple": list}
     first = [kinds[t.strip()] for t in str(f.type).split("|") if t.strip() != "None"]
+    if f.name == "lr": return (float, int, list)  # one rate or several
     return (list, str) if f.name in ("label_words", "seeds") else first[0]
 
 def config_from_params(params:dict, # the run notebook's parameters (its globals): every TuneConfig field it sets
@@ -204,7 +228,8 @@ def config_from_params(params:dict, # the run notebook's parameters (its globals
         v = over.get(f.name, params.get(f.name))
         if v is None: continue
         kind = setting_kind(f)
-        if kind is list or isinstance(kind, tuple): v = tuple(v) if isinstance(v, list) else v
+        if f.name == "lr": v = _rates(v)
+        elif kind is list or isinstance(kind, tuple): v = tuple(v) if isinstance(v, list) else v
         else: v = kind(v)
         kw[f.name] = tuple(int(b) for b in v) if f.name == "buckets" else v
     return TuneConfig(**kw)

@@ -17,7 +17,7 @@ from .sweep_run import SweepResult, run_sweep  # one sweep's run loop (40c_sweep
 
 # %% auto #0
 __all__ = ['CHOSEN_LR', 'MANY_RUNS', 'StageNotFinished', 'Stage', 'stages_from_dict', 'load_stages', 'best_lr', 'stage_out',
-           'plan_stage', 'run_stages', 'confirm_size', 'check_data_dir', 'main']
+           'plan_stage', 'run_stages', 'choose_in_run', 'confirm_size', 'check_data_dir', 'main']
 
 # %% ../nbs/40b_stages.ipynb #a7c1e002
 _STAGE_KEYS = ("models", "datasets", "lr", "n_tokens", "seeds", "seeds_per_run", "params")  # what a stage may override
@@ -218,6 +218,33 @@ def run_stages(stages:list[Stage], out, # the stages and the sweep's output root
                 "command to retry them)")
             break
     return res
+
+# %% ../nbs/40b_stages.ipynb #323a87cc
+def choose_in_run(run_dir:str|Path, # a run of several learning rates (`spbias tune --lr A,B,C`)
+                  rate_seeds=(1001, 1002) # the seeds the rate choice reads (the papers' rate stage)
+                 )->tuple[float, list[dict], Path]:
+    "The rate `best_lr` chooses from `rate_seeds`' prompts in one run of several rates; its candidates; its run folder."
+    from spbias.run import CONFIG, FINISHED
+    d = Path(run_dir)
+    try: rates = json.loads((d/CONFIG).read_text())["run"]["lr"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise SpbiasError(f"{d} is not a run folder (no readable config.json).",
+                          "pass the folder of `spbias tune --lr A,B,C --out DIR`.") from None
+    if not isinstance(rates, list):
+        raise SpbiasError(f"{d} is a run of one learning rate ({rates}): there is no rate to choose.",
+                          "tune several in one run: spbias tune --lr 1e-2,1e-3,1e-4 ...")
+    results = {}
+    for r in rates:
+        for s in rate_seeds:
+            f = d/f"lr-{r:g}"/seed_dir(".", s)/SUMMARY
+            try: sm = json.loads(f.read_text())
+            except (OSError, ValueError):
+                raise StageNotFinished(f"{f} is missing or unreadable: seed {s} at lr {r:g} has not finished.",
+                                       "let the run finish (spbias tune ... --resume), or choose from seeds it "
+                                       "holds.") from None
+            results.setdefault(float(r), []).append((sm.get("validation_accuracy"), sm.get("validation_loss")))
+    lr, cands = best_lr(results)
+    return lr, cands, d/f"lr-{lr:g}"
 
 # %% ../nbs/40b_stages.ipynb #f7f9a9f8
 MANY_RUNS = 5000   # a sweep of more runs than this runs (or lists them) only with --yes; the papers' grid: 1,800

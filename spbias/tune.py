@@ -24,16 +24,20 @@ from .data import (SPLITS, LABEL_NAMES, DEFAULT_BUCKETS, load_sentiment, encode_
 from .prompt import PromptConfig, LOSSES, prompt_base, prompt_loss, score_texts
 from .models import parse_mesh, shard_seeds, mesh_note, set_layers
 from .distributed import is_primary, to_host, barrier
-from .run import (FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out,
+from .tune_loop import (step_size, lineup, OnDevices, score_some, StepTimer, plan_note, estimate_note,
+                              write_prompt, mark_finished, prompt_dirs, rate_dir)
+from .core import atomic_write_json
+from .run import (CONFIG, PROMPT, seed_dir,
+                        FINISHED, PRE_RUN_FILES, weights_fingerprint, run_id, run_record, run_state, agree_out,
                         lock_out, precheck_out,
                         save_checkpoint,
                         # the run folder's life (11b_run); these names stay importable from here
                         resume, log_evaluation, finish, fault, kill_now, read_summaries)
 
 # %% auto #0
-__all__ = ['STATUSES', 'USABLE', 'SUMMARY_CSV_COLUMNS', 'should_stop', 'make_optimizer', 'make_train_step', 'evaluate',
-           'answer_quality', 'make_batcher', 'train_batch', 'step_size', 'lineup', 'tune', 'plan_note', 'estimate_note',
-           'write_summary_csv', 'resume_command', 'main_parser', 'main']
+__all__ = ['STATUSES', 'USABLE', 'SUMMARY_CSV_COLUMNS', 'should_stop', 'make_optimizer', 'Rated', 'make_rated', 'make_train_step',
+           'evaluate', 'answer_quality', 'make_batcher', 'train_batch', 'tune', 'write_summary_csv', 'resume_command',
+           'main_parser', 'main']
 
 # %% ../nbs/12_tune.ipynb #65160a8a
 def should_stop(eval_losses:list[float], # evaluation losses so far, oldest first (the last is the newest)
@@ -57,12 +61,25 @@ def _optimizer(lr, weight_decay, warmup_steps, clip_norm):
     parts = [optax.clip_by_global_norm(clip_norm)] if clip_norm else []
     return optax.chain(*parts, optax.adamw(sched, weight_decay=weight_decay))
 
+@dataclass(frozen=True)
+class Rated:
+    "AdamW's settings but the rate: `of(lr)` is `make_optimizer`'s transformation at rate `lr` (a prompt's, traced)."
+    weight_decay:float; warmup_steps:int; clip_norm:float|None
+    def of(self, lr): return _optimizer.__wrapped__(lr, self.weight_decay, self.warmup_steps, self.clip_norm)
+    def init(self, params): return self.of(1.0).init(params)  # the state does not depend on the rate
+
+def make_rated(cfg:TuneConfig)->Rated:
+    "The run's optimizer with the learning rate left to each prompt (`make_train_step` takes the rates [S] last)."
+    return Rated(cfg.weight_decay, cfg.warmup_steps, cfg.clip_norm)
+
 @functools.lru_cache(maxsize=8)
 def make_train_step(graphdef, tx, loss:str="full_vocab",
                     seeds:str="auto" # vmap: the seeds as one batch | map: one after another | auto: map on CPU
                    ):
-    "A jit-compiled step over S seeds: new deltas, states, losses [S] (NaN: not active) and accuracies [S]."
-    # its arguments: params, deltas, opt_states, bases, tokens, mask, ends, labels, weights, active, label_ids
+    "A jit-compiled step over S prompts: new deltas, states, losses [S] (NaN: not active) and accuracies [S]."
+    # its arguments: params, deltas, opt_states, bases, tokens, mask, ends, labels, weights, active, label_ids; with a
+    # `Rated` tx, each prompt's learning rate [S] last
+    rated = isinstance(tx, Rated)
     if seeds not in SEED_LOOPS:
         raise SpbiasError(f"unknown seed loop {seeds!r}.", f"use one of: {', '.join(SEED_LOOPS)}.")
     if seeds == "auto": seeds = "map" if jax.default_backend() == "cpu" else "vmap"
@@ -71,22 +88,24 @@ def make_train_step(graphdef, tx, loss:str="full_vocab",
         w = w.reshape(-1)
         acc = ((scores.argmax(-1) == y.reshape(-1)) * w).sum() / jnp.maximum(w.sum(), 1.0)
         return l, acc
-    def step(params, deltas, opt_states, bases, tok, mask, ends, y, w, active, label_ids):
+    def step(params, deltas, opt_states, bases, tok, mask, ends, y, w, active, label_ids, lrs=None):
         model = nnx.merge(graphdef, params)
-        def one(delta, opt_state, base, tok, mask, ends, y, w, act):
+        def one(delta, opt_state, base, tok, mask, ends, y, w, act, lr):
             (l, acc), g = jax.value_and_grad(seed_loss, has_aux=True)(delta, base, model, tok, mask, ends, y, w,
                                                                       label_ids)
-            upd, new_state = tx.update(g, opt_state, delta)
+            upd, new_state = (tx.of(lr) if rated else tx).update(g, opt_state, delta)
             new_delta = optax.apply_updates(delta, upd)
             ok = act & jnp.isfinite(l) & jnp.isfinite(new_delta).all()
             keep = lambda new, old: jnp.where(ok, new, old)
             return keep(new_delta, delta), jax.tree.map(keep, new_state, opt_state), jnp.where(act, l, jnp.nan), acc
         def skip(delta, opt_state, *_):  # a stopped seed: nothing computed, nothing changed
             return delta, opt_state, jnp.asarray(jnp.nan, jnp.float32), jnp.asarray(0.0, jnp.float32)
-        xs = (deltas, opt_states, bases, tok, mask, ends, y, w, active)
-        if seeds == "vmap": return jax.vmap(one)(*xs)  # (`tune` leaves stopped seeds out of the batch: `lineup`)
-        # one seed after another; stopped ones cost nothing
-        return jax.lax.map(lambda x: jax.lax.cond(x[-1], one, skip, *x), xs)
+        xs = (deltas, opt_states, bases, tok, mask, ends, y, w, active,
+              jnp.zeros(active.shape, jnp.float32) if lrs is None else lrs)
+        # (`tune` keeps stopped prompts' rows frozen, or leaves them out of the batch: `lineup`)
+        if seeds == "vmap": return jax.vmap(one)(*xs)
+        # one prompt after another; stopped ones cost nothing
+        return jax.lax.map(lambda x: jax.lax.cond(x[-2], one, skip, *x), xs)
     return jax.jit(step, donate_argnums=(1, 2))
 
 # %% ../nbs/12_tune.ipynb #2931a41a
@@ -159,38 +178,24 @@ def _load(cfg:TuneConfig, model):
     return tuple(model), mesh
 
 def _initial_state(cfg:TuneConfig, bases, tx)->dict:
-    S = len(cfg.seeds)
+    S = len(bases)  # one per prompt: (rate, seed)
     deltas = np.zeros_like(bases)
     return dict(deltas=deltas, opt_states=to_host(jax.vmap(tx.init)(jnp.asarray(deltas))), best_deltas=deltas.copy(),
                 active=np.ones(S, bool), stopped_early=np.zeros(S, bool), nan=np.zeros(S, bool),
                 best_acc=np.full(S, -1.0), best_loss=np.full(S, np.inf), best_step=np.zeros(S, np.int64),
                 train_sum=np.zeros(S), train_n=np.zeros(S), history={"eval_losses": [[] for _ in range(S)]})
 
-# %% ../nbs/12_tune.ipynb #98c5493d
-def step_size(n_active:int, # seeds still training
-              n_seeds:int, # the run's seeds
-              data:int=1)->int: # the mesh's data axis
-    "Seeds a compacted step computes: next power of two ≥ `n_active` (a multiple of `data` if seeds divide), ≤ n_seeds."
-    if n_active >= n_seeds: return n_seeds
-    m = 1 << max(n_active - 1, 0).bit_length()
-    if n_seeds % data == 0: m = -(-m // data) * data
-    return min(m, n_seeds)
-
-def lineup(active, # which seeds are active [S]
-           data:int=1)->tuple[np.ndarray, int]:
-    "The seed indices a compacted step computes (active ones, then copies of the first as padding); how many are real."
-    live = np.flatnonzero(active)
-    n = step_size(len(live), len(active), data)
-    return np.concatenate([live, np.full(n - len(live), live[0] if len(live) else 0)]).astype(int), len(live)
-
 # %% ../nbs/12_tune.ipynb #b3a2cef1
-def _after_eval(cfg, st, step, losses, accs):
-    "Record one evaluation: metrics lines, kept prompts, early stopping."
-    for i, seed in enumerate(cfg.seeds):
+def _after_eval(cfg, st, step, losses, accs, dirs=None)->np.ndarray:
+    "Record one evaluation: metrics lines, kept prompts, early stopping; which prompts stopped now."
+    seeds = [s for _ in cfg.rates for s in cfg.seeds]  # each prompt's seed, rate after rate
+    was = st["active"].copy()
+    for i, seed in enumerate(seeds):
         if not st["active"][i]: continue
         tl = st["train_sum"][i] / max(st["train_n"][i], 1)
         log_evaluation(cfg.out, seed,
-                       dict(step=step, train_loss=float(tl), eval_loss=float(losses[i]), eval_accuracy=float(accs[i])))
+                       dict(step=step, train_loss=float(tl), eval_loss=float(losses[i]), eval_accuracy=float(accs[i])),
+                       None if dirs is None else dirs[i])
         if not np.isfinite(losses[i]): st["active"][i], st["nan"][i] = False, True; continue
         if accs[i] > st["best_acc"][i] or (accs[i] == st["best_acc"][i] and losses[i] < st["best_loss"][i]):
             st["best_acc"][i], st["best_loss"][i], st["best_step"][i] = accs[i], losses[i], step
@@ -199,72 +204,45 @@ def _after_eval(cfg, st, step, losses, accs):
         if cfg.early_stopping and should_stop(h, step, cfg.min_steps, cfg.patience):
             st["active"][i], st["stopped_early"][i] = False, True
     st["train_sum"][:], st["train_n"][:] = 0, 0
+    return was & ~st["active"]
 
 # %% ../nbs/12_tune.ipynb #47ba82ea
-def _spread(values, ix, k:int, n:int)->np.ndarray:
-    "A lineup's first `k` results at their seeds' places among `n`; NaN for the seeds not computed."
-    out = np.full(n, np.nan); out[ix[:k]] = np.asarray(values)[:k]
-    return out
+def _layout(cfg:TuneConfig)->tuple[list, list]:
+    "Each prompt's (rate, seed) and folder, rate after rate (one rate: the seeds' folders, as ever)."
+    return [(r, s) for r in cfg.rates for s in cfg.seeds], prompt_dirs(cfg.out, cfg.seeds, cfg.rates)
 
-class _OnDevices:
-    "The seeds the step computes (`lineup` if compacting): deltas, optimizer states on the devices; `st`: all, on host"
-    def __init__(self, st:dict, bases, place, data:int, compact:bool, log=lambda *a: None):
-        self.st, self.bases, self.place, self.data = st, bases, place, data
-        self.compact, self.log, self.built = compact, log, None
+def _rate_records(cfg:TuneConfig, record:dict)->dict:
+    "Several rates: each rate's folder's config.json (the run of that rate alone: its identity, its run id)."
+    if len(cfg.rates) == 1: return {}
+    def one(r):
+        ident = dataclasses.replace(cfg, lr=r).identity()
+        return {**record, "run": json.loads(json.dumps(ident, default=str)), "part_of": record["run_id"],
+                "run_id": run_id(ident, record["model_fingerprint"], record["table_sha256"])}
+    return {r: one(r) for r in cfg.rates}
 
-    def sync(self):
-        "Copy the devices' deltas and optimizer states back into `st`."
-        if self.built is None: return
-        i, k = self.ix[:self.k], self.k
-        d, o = to_host((self.deltas, self.opt_states))
-        self.st["deltas"][i] = d[:k]
-        def put(full, part): full = np.array(full); full[i] = part[:k]; return full
-        self.st["opt_states"] = jax.tree.map(put, self.st["opt_states"], o)
-
-    def arrays(self)->tuple:
-        "The step's deltas, optimizer states, base prompts and active flags; rebuilt when the active seeds changed."
-        a = self.st["active"]
-        if self.built is None or not np.array_equal(a, self.built):
-            self.sync()
-            self.ix, self.k = lineup(a, self.data) if self.compact else (np.arange(len(a)), len(a))
-            take = lambda x: np.asarray(x)[self.ix]
-            self.deltas = self.place(take(self.st["deltas"]))
-            self.opt_states = self.place(jax.tree.map(take, self.st["opt_states"]))
-            self.bases_d = self.place(take(self.bases))
-            self.active = self.place(np.arange(len(self.ix)) < self.k if self.compact else a.copy())
-            if a.sum() < len(a):
-                now = f"the step now computes {len(self.ix)}" if self.compact else "the step skips the others"
-                self.log(f"{a.sum()} of {len(a)} seeds active: " + now)
-            self.built = a.copy()
-        return self.deltas, self.opt_states, self.bases_d, self.active
-
-    def rows(self, *arrays)->tuple: return tuple(np.asarray(x)[self.ix] for x in arrays)
-
-    def update(self, deltas, opt_states, losses)->np.ndarray:
-        "Keep the step's new state; every seed's loss (NaN where not computed)."
-        self.deltas, self.opt_states = deltas, opt_states
-        return _spread(to_host(losses), self.ix, self.k, len(self.built))
-
-def _evaluate_active(model, prompts, active, place, data:int, *args)->tuple[np.ndarray, np.ndarray]:
-    "`evaluate` of the active seeds' prompts only (`lineup`); NaN for the others."
-    ix, k = lineup(active, data)
-    el, ea = evaluate(model, place(prompts[ix]), *args)
-    return _spread(el, ix, k, len(active)), _spread(ea, ix, k, len(active))
+def _evaluate_some(model, prompts, which, place, data:int, full:bool, *args)->tuple[np.ndarray, np.ndarray]:
+    "`evaluate` of the prompts `which` names (`score_some`: all, or their lineup); NaN for the others."
+    got = score_some(lambda p: evaluate(model, p, *args), prompts, which, place, data, full)
+    el, ea = np.full(len(which), np.nan), np.full(len(which), np.nan)
+    for i, (l, a) in got.items(): el[i], ea[i] = l, a
+    return el, ea
 
 def tune(cfg:TuneConfig, # the run
          model=None, # (model, tokenizer, ModelConfig) already loaded (default: load_model(cfg.model))
          table=None, # tuning table already loaded (default: load_sentiment(cfg.dataset, ...))
          stop_at:int|None=None, # stop after this step as if killed (tests)
-         progress:bool=True)->Path:
-    "Tune one soft prompt per seed; write and return the run folder (several processes: process 0 writes it)."
+         progress:bool=True,
+         on_step=None # called with (step, state) after each step (tests: raise KeyboardInterrupt there)
+        )->Path:
+    "Tune one soft prompt per (rate, seed); write and return the run folder (several processes: process 0 writes it)."
     # a later run (the next papermill notebook) loads the compiled steps instead of compiling them again
     enable_compile_cache()
     out = Path(cfg.out)
     log = tqdm.write if progress and is_primary() else (lambda *a: None)  # (lines above the progress bar)
     with lock_out(out, log):  # one writer at a time: a second tune of this folder is refused, naming the first
-        return _tune_locked(cfg, model, table, stop_at, progress, log)
+        return _tune_locked(cfg, model, table, stop_at, progress, log, on_step)
 
-def _tune_locked(cfg, model, table, stop_at, progress, log)->Path:
+def _tune_locked(cfg, model, table, stop_at, progress, log, on_step=None)->Path:
     out = Path(cfg.out)
     table = _read_table(cfg, table)
     # the folder's rules that need no weights (all but whether a --resume'd run's weights are these), then the
@@ -282,44 +260,34 @@ def _tune_locked(cfg, model, table, stop_at, progress, log)->Path:
         if how == "finished": return out
         # how the blocks run (--scan-layers, --remat): the same numbers; a sharded model keeps its split
         set_layers(model, cfg.scan_layers, cfg.remat)
-        return _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded)
+        return _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded, on_step)
     finally:
         set_layers(model, *was)  # the caller's model as it was (predict_run may reuse it)
 
-_TIMED_STEPS = 10  # steps timed after the first for the estimate of the whole run
+_TIMED_STEPS = 10  # steps timed (none that compiled) for the estimate of the whole run
 
-def _duration(s:float)->str:
-    "Seconds in words: 45 s, 12 min, 3.4 h."
-    return f"{s:.0f} s" if s < 90 else f"{s / 60:.0f} min" if s < 5400 else f"{s / 3600:.1f} h"
-
-def plan_note(cfg:TuneConfig, start:int=0)->str:
-    "The line `tune` prints before its first step: steps, evaluation cadence, early-stopping rule, checkpoints."
-    left = f" ({start:,} done)" if start else ""
-    stop = (f"a seed stops once, from step {cfg.min_steps:,}, its validation loss exceeds the max of its previous "
-            f"{cfg.patience}" if cfg.early_stopping else "no early stopping: every seed runs every step")
-    every = cfg.checkpoint_interval
-    ck = f"a checkpoint every {every:,} steps" if every else "no checkpoints"
-    return (f"plan: up to {cfg.max_steps:,} steps{left} for {len(cfg.seeds)} seed(s), evaluating on validation every "
-            f"{cfg.eval_every:,} steps; {stop}; {ck}")
-
-def estimate_note(step_s:float, steps_left:int, cfg:TuneConfig)->str:
-    "The line `tune` prints once the first steps are timed: the time of the steps left if no seed stops early."
-    return (f"estimate: {step_s:.3g} s a step, so up to {_duration(step_s * steps_left)} for the {steps_left:,} steps "
-            f"left (training alone: each of the {steps_left // cfg.eval_every:,} evaluations adds its time; early stopping "
-            "can end sooner)")
-
-def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded=None)->Path:
-    out, seeds, S, primary = Path(cfg.out), list(cfg.seeds), len(cfg.seeds), is_primary()
+def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progress, log, loaded=None,
+          on_step=None)->Path:
+    out, seeds, primary = Path(cfg.out), list(cfg.seeds), is_primary()
+    pairs, dirs = _layout(cfg)
+    S, pseeds = len(pairs), [s for _, s in pairs]
     if not primary: print(f"process {jax.process_index()} of {jax.process_count()}: computing; process 0 writes {out}")
     label_ids = jnp.asarray(record["label_token_ids"])
     ids = {s: encode_texts(tokenizer, table.text[table.split == s].tolist(), cfg.max_len) for s in SPLITS}
     ys = {s: table.label[table.split == s].to_numpy() for s in SPLITS}
     batcher = make_batcher(cfg, [len(t) for t in ids["train"]])
-    bases = np.stack([prompt_base(model, cfg.prompt, seed=s, tokenizer=tokenizer) for s in seeds])
-    tx = make_optimizer(cfg)
-    # a checkpoint's step and state, the seed files rewound to it
-    start, st = resume(out, _initial_state(cfg, bases, tx), seeds, restore=how == "resume", log=log)
-    place, D = (lambda tree, rows=False: tree), 1  # one device: arrays go where jit puts them
+    base_of = {s: prompt_base(model, cfg.prompt, seed=s, tokenizer=tokenizer) for s in seeds}
+    bases = np.stack([base_of[s] for s in pseeds])
+    tx = make_rated(cfg)
+    parts = _rate_records(cfg, record)  # several rates: each rate's run folder
+    if primary:
+        for r, rec in parts.items(): rate_dir(out, r).mkdir(exist_ok=True); atomic_write_json(rate_dir(out, r)/CONFIG, rec)
+    rid_of = [parts[r]["run_id"] if parts else record["run_id"] for r, _ in pairs]
+    # a checkpoint's step and state, the prompt files rewound to it (those of prompts stopped by then stay)
+    start, st = resume(out, _initial_state(cfg, bases, tx), seeds, restore=how == "resume", log=log, dirs=dirs)
+    written = {i for i in range(S) if not st["active"][i] and (dirs[i]/PROMPT).is_file()}
+    # one device: arrays go where jit puts them, as jax arrays (a numpy argument would be a second entry of the step)
+    place, D = (lambda tree, rows=False: jax.tree.map(jnp.asarray, tree)), 1
     if mesh is not None:
         place, D = functools.partial(shard_seeds, mesh), mesh.shape["data"]
         log(mesh_note(mesh, S))
@@ -330,23 +298,28 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
         loop = "vmap" if (D > 1 and S % D == 0) or jax.default_backend() != "cpu" else "map"
     train_step = make_train_step(graphdef, tx, cfg.loss, loop)
     pad_id = mcfg.pad_token_id if mcfg.pad_token_id is not None else 0
-    # mapped seeds skip stopped ones inside the step
-    on = _OnDevices(st, bases, place, D, compact=loop == "vmap", log=log)
+    # vmapped: stopped prompts' rows frozen in the same compiled step (masked), or left out (compact); mapped: skipped
+    compact = loop == "vmap" and cfg.stopped == "compact"
+    full = loop == "vmap" and not compact  # masked: evaluations score every prompt too (one shape, no new compile)
+    on = OnDevices(st, bases, place, D, compact=compact, log=log, lrs=[r for r, _ in pairs])
     log(plan_note(cfg, start))  # what the run will do, before its first step
-    bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} seed(s)", disable=not (progress and primary),
-               mininterval=2)
-    timed = None  # (step, time) after the first step (its compiling is not a step's time)
+    bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} prompt(s)" if parts else f"tune {S} seed(s)",
+               disable=not (progress and primary), mininterval=2)
+    timer = StepTimer(_TIMED_STEPS)
     last_acc, every, saved, done = None, cfg.checkpoint_interval, start, start
     evaluation = lambda split: (ids[split], ys[split], label_ids, cfg.loss, cfg.eval_batch_size, cfg.buckets,
                                 _eval_pack(cfg))
+    keep = lambda which, *a, **k: _write_prompts(cfg, model, st, bases, ids, ys, label_ids, which, place, D, full,
+                                                 pairs, dirs, rid_of, written, *a, **k)
     try:  # an error or Ctrl-C: the bar ends its line first, so what is said next starts on its own
         for step in range(start, cfg.max_steps):
             if not st["active"].any(): break
-            tok, mask, ends, slots = train_batch(batcher, ids["train"], seeds, step, pad_id)
+            t0, n0 = time.perf_counter(), train_step._cache_size()
+            tok, mask, ends, slots = train_batch(batcher, ids["train"], pseeds, step, pad_id)
             y, w = np.where(slots >= 0, ys["train"][np.maximum(slots, 0)], 0), (slots >= 0).astype(np.float32)
-            deltas, opt_states, bases_d, active = on.arrays()
+            deltas, opt_states, bases_d, active, lrs = on.arrays()
             got = train_step(params, deltas, opt_states, bases_d, *place(on.rows(tok, mask, ends, y, w), rows=True),
-                             active, label_ids)
+                             active, label_ids, lrs)
             losses = on.update(*got[:3])
             bad = st["active"] & ~np.isfinite(losses)
             st["nan"] |= bad; st["active"] &= ~bad
@@ -354,32 +327,41 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
             st["train_sum"][ok] += losses[ok]; st["train_n"][ok] += 1
             done = step + 1
             if step == start and loaded is not None:
-                first_step_s = time.perf_counter() - loaded
-                log(f"first step done {first_step_s:.1f} s after the weights were loaded (compiling included)")
-            if step == start: timed = (done, time.perf_counter())
-            elif timed and done - timed[0] == _TIMED_STEPS:
-                log(estimate_note((time.perf_counter() - timed[1]) / (done - timed[0]), cfg.max_steps - done, cfg))
-                timed = None
+                log(f"first step done {time.perf_counter() - loaded:.1f} s after the weights were loaded "
+                    "(compiling included)")
+            compiled = train_step._cache_size() > n0
             if fault(f"step:{done}"): kill_now()
             if done % cfg.eval_every == 0 or done == cfg.max_steps:
                 on.sync()
-                el, ea = _evaluate_active(model, bases + st["deltas"], st["active"], place, D,
-                                          *evaluation("validation"))
-                _after_eval(cfg, st, done, el, ea); last_acc = float(np.nanmean(ea)) if np.isfinite(ea).any() else None
+                el, ea = _evaluate_some(model, bases + st["deltas"], st["active"], place, D, full,
+                                        *evaluation("validation"))
+                bad |= _after_eval(cfg, st, done, el, ea, dirs)
+                last_acc = float(np.nanmean(ea)) if np.isfinite(ea).any() else None
+            if bad.any(): on.sync(); keep(bad)  # stopped: its files now, before the checkpoint that says so
             if every and done % every == 0:
                 on.sync()
                 save_checkpoint(out, done, st)
                 saved = done
             bar.update(1); bar.set_postfix(loss=f"{np.nanmean(losses[ok]) if ok.any() else float('nan'):.3f}",
                                            acc="-" if last_acc is None else f"{last_acc:.3f}", active=int(ok.sum()))
+            # the whole step as it ran (its bar, files), but not an evaluation's or checkpoint's: said apart
+            if not (done % cfg.eval_every == 0 or (every and done % every == 0) or bad.any()):
+                if (est := timer.add(time.perf_counter() - t0, compiled)) is not None:
+                    log(estimate_note(est, cfg.max_steps - done, cfg, timer.compiled))
+            if on_step is not None: on_step(done, st)
             if stop_at is not None and done >= stop_at: bar.close(); return out
     except BaseException: bar.close(); raise
     bar.close()
+    if timer.compiled: log(f"the step compiled {timer.compiled} time(s) ({timer.compile_s:.1f} s with those steps)")
     on.sync()
     if every and saved != done: save_checkpoint(out, done, st)  # the end state: an interrupted ending resumes here
-    _finish(cfg, model, st, bases, ids, ys, label_ids, record, progress and primary, place)
+    keep(np.array([i not in written for i in range(S)]), progress and primary, kill_at=True)
+    if primary:
+        for r, rec in parts.items(): mark_finished(rate_dir(out, r), rec["run_id"], seeds)
+        mark_finished(out, record["run_id"], seeds, **({"lr": list(cfg.rates)} if parts else {}))
     barrier("spbias tune: run folder written")
     return out
+
 
 # %% ../nbs/12_tune.ipynb #5482cf78
 STATUSES = ("early_stopped", "max_steps", "diverged", "not_evaluated")
@@ -390,35 +372,44 @@ def _status(st, i)->str:
     if st["best_acc"][i] < 0: return "not_evaluated"
     return "early_stopped" if st["stopped_early"][i] else "max_steps"
 
-def _finish(cfg, model, st, bases, ids, ys, label_ids, record, progress:bool=False, place=lambda t: t):
-    "Score each seed's kept prompt on the test split; the run module writes the seeds' files, then finished.json."
+def _write_prompts(cfg, model, st, bases, ids, ys, label_ids, which, place, D, full, pairs, dirs, rid_of, written,
+                   progress:bool=False, kill_at:bool=False):
+    "Score the kept prompts `which` names on the test split, write their files (a stopped prompt's when it stops)."
+    which = np.asarray(which, bool)
+    if not which.any(): return
     never = st["best_acc"] < 0
-    st["best_deltas"][never] = st["deltas"][never]
+    st["best_deltas"][never & which] = st["deltas"][never & which]
     kept = bases + st["best_deltas"]
-    _, test_acc = evaluate(model, place(kept), ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size,
-                           cfg.buckets, _eval_pack(cfg),
-                           progress=progress)  # every kept prompt on the whole test split: long on a CPU, so a bar
-    answers = answer_quality(model, place(kept), ids["validation"], ys["validation"], label_ids, cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))
-    results = []
-    for i, s in enumerate(cfg.seeds):
-        status = _status(st, i)
-        results.append((s, dict(embeddings=kept[i], delta=st["best_deltas"][i], base=bases[i]), dict(
-            status=status, usable=status in USABLE, best_step=int(st["best_step"][i]),
+    # every kept prompt on the whole test split: long on a CPU, so a bar at the end
+    test = score_some(lambda p: [evaluate(model, p, ids["test"], ys["test"], label_ids, cfg.loss, cfg.eval_batch_size,
+                                          cfg.buckets, _eval_pack(cfg), progress=progress)[1]],
+                      kept, which, place, D, full)
+    answers = score_some(lambda p: [answer_quality(model, p, ids["validation"], ys["validation"], label_ids,
+                                                   cfg.eval_batch_size, cfg.buckets, _eval_pack(cfg))],
+                         kept, which, place, D, full)
+    for k, i in enumerate(np.flatnonzero(which), 1):
+        status, (lr, seed), a = _status(st, i), pairs[i], answers[i][0]
+        write_prompt(dirs[i], seed, rid_of[i], dict(embeddings=kept[i], delta=st["best_deltas"][i], base=bases[i]), dict(
+            lr=lr, status=status, usable=status in USABLE, best_step=int(st["best_step"][i]),
             validation_accuracy=None if never[i] else float(st["best_acc"][i]),
             validation_loss=None if never[i] else float(st["best_loss"][i]),
-            test_accuracy=float(test_acc[i]), stopped_early=bool(st["stopped_early"][i]), nan=bool(st["nan"][i]),
+            test_accuracy=float(test[i][0]), stopped_early=bool(st["stopped_early"][i]), nan=bool(st["nan"][i]),
             n_evaluations=len(st["history"]["eval_losses"][i]),
-            validation_pred_counts=dict(zip(LABEL_NAMES, answers[i]["pred_counts"])),   # the kept prompt's validation answers per class
-            validation_macro_f1=answers[i]["macro_f1"], validation_majority_f1=answers[i]["majority_f1"])))
-    finish(cfg.out, record["run_id"], results)
+            validation_pred_counts=dict(zip(LABEL_NAMES, a["pred_counts"])),  # the kept prompt's answers per class
+            validation_macro_f1=a["macro_f1"], validation_majority_f1=a["majority_f1"]))
+        written.add(int(i))
+        if kill_at and fault(f"finish:{k}"): kill_now()
+
 
 # %% ../nbs/12_tune.ipynb #bbd3cc34
 SUMMARY_CSV_COLUMNS = ["seed", "status", "best_step", "validation_accuracy", "test_accuracy"]
 
 def write_summary_csv(run_dir:str|Path)->pd.DataFrame:
-    "The per-seed summary of a run (`SUMMARY_CSV_COLUMNS`), written atomically to `summary.csv` in it; the table."
+    "The per-seed summary of a run (`SUMMARY_CSV_COLUMNS`; several rates: lr first), written to `summary.csv` in it."
     from spbias.core import save_table
-    df = read_summaries(run_dir).reindex(columns=SUMMARY_CSV_COLUMNS)
+    df = read_summaries(run_dir)
+    several = "lr" in df and df["lr"].nunique() > 1  # a run of several rates: every (rate, seed)
+    df = df.reindex(columns=["lr"] * several + SUMMARY_CSV_COLUMNS)
     save_table(df, Path(run_dir)/"summary.csv")
     return df
 
