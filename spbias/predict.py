@@ -10,7 +10,7 @@ from typing import Annotated
 import numpy as np, pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from .core import SpbiasError, atomic_write_text, save_table, TABLE_FORMATS
-from .schemas import check_model as check_declared  # check_model: this module's (the model's fingerprint)
+from .schemas import check_declared  # (check_model is this module's: the model's fingerprint)
 from .data import LABEL_NAMES, DEFAULT_BUCKETS, encode_texts
 from .prompt import score_texts
 from .models import parse_mesh, shard_seeds, mesh_note

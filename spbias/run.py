@@ -10,7 +10,7 @@ import numpy as np
 import spbias
 from .core import SpbiasError, atomic_write_json, atomic_write_text, atomic_savez, append_jsonl, move_aside
 from .data import SPLITS, table_sha256
-from .schemas import check_model
+from .schemas import check_declared
 from .run_files import RunConfig, ScoringConfig, SeedSummary  # the files' declared formats
 from .fingerprint import weights_fingerprint  # JAX-free to import; importable from here as before
 # JAX is imported where a function needs it: `spbias sweep` and `spbias.checks` read run folders without loading it
@@ -431,7 +431,7 @@ def _read_run(run_dir:str|Path, # a run folder written by `spbias tune`
         raise SpbiasError(f"{flag} {d} is not a run folder (no config.json).",
                           "pass a folder written by `spbias tune`.")
     config = _json_file(d/CONFIG, flag, damaged)
-    check_model(config, ScoringConfig if scoring else RunConfig, f"{flag}: {d/CONFIG}", {"": damaged})
+    check_declared(config, ScoringConfig if scoring else RunConfig, f"{flag}: {d/CONFIG}", {"": damaged})
     run = config["run"]
     _check_run_id(d, config, flag)
     if isinstance(run.get("lr"), list):  # a run of several rates: each rate's run is its own folder
@@ -471,7 +471,7 @@ def _check_seed(sd:Path, seed:int, config:dict, flag:str, damaged:str)->tuple|No
             steps.append(rec["step"])
     if (sd/SUMMARY).is_file():
         sm = _json_file(sd/SUMMARY, flag, damaged)
-        check_model(sm, SeedSummary, f"{flag}: {sd/SUMMARY}", {"": damaged})
+        check_declared(sm, SeedSummary, f"{flag}: {sd/SUMMARY}", {"": damaged})
         if sm.get("seed", seed) != seed or sm.get("run_id", config.get("run_id")) != config.get("run_id"):
             raise SpbiasError(f"{flag}: {sd/SUMMARY} belongs to seed {sm.get('seed')} of run {sm.get('run_id')}, "
                               f"not seed {seed} of run {config.get('run_id')}.", damaged)

@@ -12,7 +12,7 @@ from .core import SpbiasError
 
 # %% auto #0
 __all__ = ['FIELD_LIMIT', 'YAML_NODES', 'rule', 'finite', 'integer', 'numbers', 'stripped', 'one_spelling', 'table_error',
-           'check_table', 'numeric_view', 'check_text', 'model_error', 'check_model', 'yaml_size']
+           'check_table', 'numeric_view', 'check_text', 'model_error', 'check_declared', 'yaml_size']
 
 # %% ../nbs/00a_schemas.ipynb #e9b1bc14
 def rule(fn, # Series (or DataFrame) -> bool Series: True where a cell (or row) is fine
@@ -192,7 +192,7 @@ def model_error(e:ValidationError, # pydantic's errors
     fix = fixes.get(str(err["loc"][0]) if err["loc"] else "", fixes.get("", ""))
     return SpbiasError(problem.rstrip(".") + ".", fix)
 
-def check_model(obj, # the parsed JSON/YAML
+def check_declared(obj, # the parsed JSON/YAML
                 model:type[BaseModel], where:str, fixes:dict|None=None)->BaseModel:
     "Validate `obj` through a pydantic model; the first violation raised as one line (`model_error`)."
     try: return model.model_validate(obj)

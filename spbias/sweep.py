@@ -12,7 +12,7 @@ import pandas as pd, yaml
 import spbias
 from pydantic import BaseModel, ConfigDict, StrictInt, field_validator
 from .core import SpbiasError, atomic_write_json, parse_seeds, repo_root, move_aside
-from .schemas import check_model, yaml_size
+from .schemas import check_declared, yaml_size
 from .run import RUN_MARK, is_unfinished_checkpoint  # the run folder's names are the run module's (11b_run)
 # the output root's storage is the store module's (40a_store); these names stay importable from here
 from .store import (MANIFEST, is_url, out_root, out_fs, write_manifest, is_complete, upload_run, download_run,
@@ -104,7 +104,7 @@ def sweep_from_dict(d:dict, # the parsed YAML
     if not isinstance(d, dict):
         raise SpbiasError(f"sweep {name!r} is not a mapping.",
                           "write the sweep as YAML keys: models, datasets, lr, n_tokens, seeds, params.")
-    f = check_model(d, SweepFile, f"sweep {name!r}", _SWEEP_FIXES)
+    f = check_declared(d, SweepFile, f"sweep {name!r}", _SWEEP_FIXES)
     by = tuple((k, tuple(v)) for k, v in f.lr.items()) if isinstance(f.lr, dict) else ()
     try: seeds = tuple(parse_seeds(f.seeds))
     except SpbiasError as e: raise SpbiasError(f"sweep {name!r}: seeds: {e.problem}", e.fix) from None

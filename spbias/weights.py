@@ -14,7 +14,7 @@ from jax.sharding import Mesh, NamedSharding
 from flax import nnx
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from .core import SpbiasError
-from .schemas import check_model
+from .schemas import check_declared
 from .config import ModelConfig
 from .models import build_model, abstract_model, param_spec
 
@@ -131,7 +131,7 @@ def read_config(folder:Path)->dict:
     if not isinstance(hf, dict):
         raise SpbiasError(f"{f} holds a JSON {type(hf).__name__}, not an object of settings.",
                           "copy or download the model's config.json again.")
-    check_model(hf, HFConfig, str(f), {"": "copy or download the model's config.json again."})
+    check_declared(hf, HFConfig, str(f), {"": "copy or download the model's config.json again."})
     return hf
 
 def _safetensors_shard(f:Path)->Shard:
