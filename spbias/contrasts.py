@@ -56,6 +56,20 @@ def contrast_text(gap_to:str, # a gap table's gap_to: "centroid", "others" or a 
     if gap_to == "others": return CONTRASTS["others"]
     return CONTRASTS["reference"].format(reference=gap_to)
 
+def _crossed_others(top, gm, metrics, ci, adjust, family):
+    "The others contrast under the crossed interval: each centroid row (mean) scaled by k/(k−1), p and df kept."
+    from spbias.crossed import crossed_summary
+    from spbias.predictions import run_gaps
+    groups = pd.MultiIndex.from_frame(gm[["category", "group"]])
+    kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(groups)]
+    t = crossed_summary(kept, run_gaps(gm, "mean", metrics), "mean", metrics)
+    k = gm.groupby(["model", "dataset", "category"]).group.nunique().rename("_k").reset_index()
+    t = t.merge(k, on=["model", "dataset", "category"], how="left")
+    f = (t._k / (t._k - 1)).where(t._k > 1)
+    for c in ("gap_mean", "ci_low", "ci_high", "se"):
+        if c in t: t[c] = t[c] * f
+    return _finish(t.drop(columns="_k"), ci, adjust, family)
+
 def others_tables(preds:pd.DataFrame, # predictions (load_predictions); a `set` column: per set
                   top_k:int|None=5, select=None, ci:str="t", adjust:str="none", metrics:list[str]=METRICS,
                   n_boot:int=2000, boot_seed:int=0, family:str="attribute", keep_degenerate:bool=False,
@@ -71,7 +85,9 @@ def others_tables(preds:pd.DataFrame, # predictions (load_predictions); a `set` 
         top = top_runs(p, top_k, keep_degenerate=keep_degenerate, share=share, log=lambda line: None)  # said once
         gm = select_groups(group_metrics(top), select)
         gaps = others_run_gaps(gm, metrics)
-        if ci != "bootstrap": t = summarise(gaps, ci, adjust, family)
+        if ci not in ("bootstrap", "crossed"): t = summarise(gaps, ci, adjust, family)
+        elif ci == "crossed":   # g − mean of the k−1 others = k/(k−1)·(g − mean of all k): the crossed interval, scaled
+            t = _crossed_others(top, gm, metrics, ci, adjust, family)
         else:
             kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(
                 pd.MultiIndex.from_frame(gm[["category", "group"]]))]

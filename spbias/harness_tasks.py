@@ -121,6 +121,9 @@ def output_exts(a, # parsed arguments of spbias templates
         raise SpbiasError(f"--out {a.out}: the task's name {Path(a.out).stem!r} (the file's stem) is not an "
                           "identifier.",
                           f"name it e.g. {Path(a.out).with_name('bias_set' + TASK_EXTS[a.format])}.")
+    from spbias.checks import check_out   # the task's data file: the --force rule too, before anything is generated
+    if Path(a.out).suffix == TASK_EXTS[a.format]:   # (another extension: refused by --out's own check)
+        check_out(Path(a.out).with_suffix(".jsonl"), a.force, exts=(".jsonl",), flag="--out (its data file)")
     return (TASK_EXTS[a.format],)
 
 def bias_set_output(a, df:pd.DataFrame, save)->tuple:
