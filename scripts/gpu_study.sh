@@ -177,8 +177,9 @@ publish_steps() {
   mkdir -p "$t" "$PUB/adapters"
   runs=$(find "$main" -name finished.json -printf '%h\n' | sort)
   [ -n "$runs" ] || { echo "no finished run under $main"; return 1; }
-  # gaps under the default method and family (spbias gaps' defaults: Student t 95% CI over the top 5 prompts, no adjustment)
-  [ -f "$t/gaps_t.csv" ] || "$SPBIAS" gaps $(for r in $runs; do echo "$r/predictions"; done) --out "$t/gaps_t.csv" || return 1
+  # gaps under the papers' comparison method (Student t 95% CI over the top 5 prompts, no adjustment: --ci t, since
+  # spbias gaps' default is now the crossed interval)
+  [ -f "$t/gaps_t.csv" ] || "$SPBIAS" gaps $(for r in $runs; do echo "$r/predictions"; done) --ci t --out "$t/gaps_t.csv" || return 1
   [ -f "$t/table2_t.csv" ] || "$SPBIAS" table2 "$t/gaps_t.csv" --out "$t/table2_t.csv" || return 1
   [ -f "$t/table2_t_wide.csv" ] || "$SPBIAS" table2 "$t/gaps_t.csv" --wide --out "$t/table2_t_wide.csv" || return 1
   for r in $runs; do  # the top-5 prompts of each tuning set as PEFT adapters
