@@ -81,6 +81,13 @@ def _check_family(family):
 def _check_adjust(adjust):
     if adjust not in ADJUST: raise SpbiasError(f"adjust {adjust!r} is unknown.", "use none, holm, bh or by.")
 
+def _no_gc(f, *args, **kw):
+    ("f(*args, **kw) with gc.collect a no-op: statsmodels' Holm calls gc.collect() on every call, 0.1–1 s in a "
+     "process holding many objects, and a gap table adjusts thousands of families.")
+    import gc
+    from unittest import mock
+    with mock.patch.object(gc, "collect", lambda *a, **k: 0): return f(*args, **kw)
+
 def adjust_pvalues(t:pd.DataFrame, # the family's columns and p_value
                    adjust:str="none", # "none", "holm", "bh" or "by"
                    family:str="attribute" # "attribute", "metric" or "all" (FAMILIES; old name "set")
@@ -94,7 +101,7 @@ def adjust_pvalues(t:pd.DataFrame, # the family's columns and p_value
     out, twin = np.full_like(p, np.nan), _twins(t)
     for idx in t.groupby(FAMILIES[family], sort=False).indices.values():
         idx = idx[~np.isnan(p[idx]) & (twin[idx] < 0)]
-        if len(idx): out[idx] = multipletests(p[idx], alpha=ALPHA, method=ADJUST[adjust])[1]
+        if len(idx): out[idx] = _no_gc(multipletests, p[idx], alpha=ALPHA, method=ADJUST[adjust])[1]
     return np.where(twin >= 0, out[np.maximum(twin, 0)], out)
 
 def significance(t:pd.DataFrame, # gap_mean, ci_low, ci_high, p_value (and p_adjusted with an adjustment)
