@@ -55,8 +55,8 @@ def analysis_is_current(results:Path, tables:Path, params:dict|None=None)->bool:
     return all(Path(f).is_file() for f in r.get("files", []))
 
 def run_analysis(results:Path, figures:Path, tables:Path, output:Path, top_k:int=5,
-                 ci:str="t", # 95% CI: "t" (Student t), "papers" (mean ± 1.96 s/√n) or "bootstrap"
-                 adjust:str="none", # multiple comparisons: "none", "holm" or "bh"
+                 ci:str="default", # 95% CI: "default" (crossed with template ids, else t), "crossed", "t", "papers" or "bootstrap"
+                 adjust:str="holm", # multiple comparisons: "holm", "bh", "by" or "none"
                  executor=None, log=print)->bool:
     "Execute the analysis notebook unless its outputs are current; True when it ran."
     params = dict(top_k=top_k, ci=ci, adjust=adjust)
@@ -73,7 +73,8 @@ def print_summary(tables:Path, n:int=5, log=print):
     for name, lines in rec.get("largest_gaps", {}).items():
         how = rec.get("method", {}).get(name, "method not recorded: rerun the analysis")
         log(f"\nLargest significant gaps, bias set '{name}' ({how}):" +
-            ("".join(f"\n  - {l}" for l in lines[:n]) or "\n  (none: no gap is significant by this rule)"))
+            ("".join(f"\n  - {l}" for l in lines[:n]) or "\n  (none: no gap is significant by this rule; "
+                                                      + rec.get("mde", {}).get(name, "minimum detectable gap not recorded") + ")"))
 
 # %% ../nbs/42_demo.ipynb #5e1a7c03
 def publish_prompts(sweep:Sweep, results:Path, # the sweep and the folder its runs went to
