@@ -363,7 +363,7 @@ def main(argv:list[str]|None=None)->int:
                     help="adjust p-values within each --family (Holm or BH)")
     ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
                     help="tests adjusted together: attribute (one attribute's groups, one metric), "
-                         "set (all attributes, one metric), all")
+                         "metric (all attributes, one metric), all")
     ap.add_argument("--n-boot", type=n_boot, default=2000, help="paired bootstrap resamples (at least 200)")
     ap.add_argument("--boot-seed", type=count, default=0, help="bootstrap seed")
     ap.add_argument("--pairs", choices=PAIRINGS, default="rank",
