@@ -203,7 +203,8 @@ def bootstrap_diff(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (l
 # %% ../nbs/23_compare.ipynb #5d36d947
 COMPARE_COLUMNS = ["a", "b", "category", "group", "metric", "gap_a", "gap_b", "diff", "ci_low", "ci_high", "method",
                    "statistic", "df", "p_value", "p_adjusted", "adjust", "family", "family_size", "mirror_of",
-                   "significance", "ci_level", "adj_low", "adj_high", "n_a", "n_b", "n_templates", "n_boot", "boot_seed"]
+                   "significance", "ci_level", "adj_low", "adj_high",   # the interval at the adjustment's level (23a)
+                   "n_a", "n_b", "n_templates", "n_boot", "boot_seed"]
 
 def family_columns(family:str)->list[str]:
     "The columns that hold one family of a comparison's tests fixed (metrics.FAMILIES, each method apart)."

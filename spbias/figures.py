@@ -142,7 +142,7 @@ def significance_legend(gaps:pd.DataFrame, # the gap table a figure draws (all o
     one = lambda g, c, d: (lambda v: v[0] if len(v) == 1 else d)(g[c].dropna().unique().tolist() if c in g else [])
     method = _METHOD_WORDS.get(one(gaps, "ci_method", None), "the stated interval")
     mine = (lambda g: g) if category is None else (lambda g: g[g.category == category])
-    if is_declared(gaps):   # each declared family its own adjustment (multiplicity.declare_families), per model × tuning set
+    if is_declared(gaps):   # each declared family its own adjustment (multiplicity.declare_families)
         parts = [f"{role} family, {ADJUST_NAMES.get(one(g, 'adjust', 'none'), 'unadjusted')}{_size_text(mine(g))}"
                  for role in ROLES if len(mine(g := _sized(gaps[gaps.family == role], "all")))]
         return f"filled = significant under {method}: " + "; ".join(parts)

@@ -86,8 +86,8 @@ def method_significance(preds:pd.DataFrame, top_k:int|None=None, centroid:str="m
                         margin:float|None=None # an equivalence margin: tost_p and equivalent under `need` (TOST)
                        )->pd.DataFrame:
     ("Per gap: sig_<method> (+1, −1, 0) and p_<method> under each interval method (default: every registered one), "
-     "adjusted within the family; a method these predictions cannot give (the bootstrap without template ids) left out; "
-     "with a margin, the TOST of `need`'s interval (`equivalence.equivalence`).")
+     "adjusted within the family; a method these predictions cannot give (the bootstrap without template ids) left "
+     "out; with a margin, the TOST of `need`'s interval (`equivalence.equivalence`).")
     out = None
     for ci in methods or ci_methods():
         try: t = gap_table(preds, top_k=top_k, centroid=centroid, select=select, ci=ci, adjust="none", n_boot=n_boot,
@@ -118,7 +118,8 @@ def label_agreement(table:pd.DataFrame, # the robustness table (SUMMARY_KEYS, ga
                    )->pd.DataFrame:
     ("gap_<label>, sig_<label>, agreement_<label> and flip_<label> (True only where both gaps are significant with "
      "opposite signs; NaN where either is not significant or the labelled input lacks the gap); with TOST columns on "
-     "both sides, a pair significant on neither is 'equivalent (no flip)' where both are equivalent, else 'inconclusive'.")
+     "both sides, a pair significant on neither is 'equivalent (no flip)' where both are equivalent, else "
+     "'inconclusive'.")
     eq = "equivalent" in gaps and "equivalent" in table   # TOST on both sides (a --margin)
     theirs_t = gaps[SUMMARY_KEYS + ["gap_mean", "significance"] + (["tost_p", "equivalent"] if eq else [])].rename(
         columns={"gap_mean": f"gap_{label}", "significance": f"sig_{label}", "tost_p": f"tost_p_{label}",
