@@ -124,6 +124,7 @@ def diff_figure(t:pd.DataFrame, # comparison table (compare_gaps)
     ("Dot plot of the differences A − B with the intervals at their adjustment's level, a row per group, a panel per "
      "metric; hollow = not significant.")
     import matplotlib.pyplot as plt, textwrap
+    from matplotlib.ticker import MaxNLocator
     from spbias.figures import _style, attribute_name, METRIC_NAMES, group_label
     from spbias.metrics import METRICS
     colours = _style()
@@ -155,6 +156,7 @@ def diff_figure(t:pd.DataFrame, # comparison table (compare_gaps)
             if i and keys[i - 1][0] != a: ax.axhline(i - 0.5, color="0.8", lw=0.8)
         ax.set_yticks(range(len(keys)), [f"{attribute_name(a)}: {g}" for a, g in keys], fontsize="small")
         ax.set_title(f"{METRIC_NAMES.get(met, met)}: A − B"); ax.set_xlabel("difference of gaps (A − B)")
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5))   # few x ticks: their labels never overlap
     axes[0, 0].invert_yaxis()
     handles = [plt.Line2D([], [], marker=METHOD_MARKERS[m], color=colours[k], ls="", label=m)
                for k, m in enumerate(methods)]
@@ -163,9 +165,9 @@ def diff_figure(t:pd.DataFrame, # comparison table (compare_gaps)
         f"filled = significant ({ADJUST_TEXT.get(adj, 'unadjusted')}, family {t.family.iloc[0]}, "
         f"m = {_span(t.family_size, 'test')}): its interval excludes 0")))
     handles.append(plt.Line2D([], [], marker="o", color="0.4", mfc="white", ls="", label="not significant"))
-    fig.legend(handles=handles, loc="upper center", ncol=len(handles), frameon=False, bbox_to_anchor=(0.5, 1.0),
-               fontsize="small")
-    fig.suptitle(f"{t.a.iloc[0]} − {t.b.iloc[0]}", y=1.03, fontweight="bold")
+    fig.legend(handles=handles, loc="upper center", ncol=2, frameon=False, bbox_to_anchor=(0.5, 1.0),   # the long
+               fontsize="small")                                                                       # label fits
+    fig.suptitle(f"{t.a.iloc[0]} − {t.b.iloc[0]}", y=1.06, fontweight="bold")
     fig.tight_layout()
     fig.text(0.5, 0, "\n".join(textwrap.wrap(compare_note(t), 140)), ha="center", va="top",
              fontsize="small", color="0.3")
