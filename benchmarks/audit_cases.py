@@ -283,7 +283,7 @@ case("table2/metrics-empty", "table2", [*TB, "--metrics", ""], GT)
 case("table2/out-exists", "table2", TB, [*GT, ("write", "t2.csv", "mine\n")])
 case("table2/adjust-without-p", "table2", [*TB, "--adjust", "holm"], [*GT, ("dropcol", "g.csv", "p_value")])
 
-C = ["compare", "{t}/a.tsv", "{t}/b.tsv", "--top-k", "0", "--n-boot", "50", "--out", "{t}/c.csv"]
+C = ["compare", "{t}/a.tsv", "{t}/b.tsv", "--top-k", "0", "--n-boot", "200", "--out", "{t}/c.csv"]
 CT = [("copy", "a.tsv", "preds.tsv"), ("copy", "b.tsv", "preds2.tsv")]
 case("compare/ok", "compare", C, CT, expected="ok")
 for k, steps in {"a-missing": [("rm", "a.tsv")], "a-empty": [("empty", "a.tsv")], "a-header-only": [("head", "a.tsv", 1)],
@@ -297,11 +297,12 @@ case("compare/out-exists", "compare", C, [*CT, ("write", "c.csv", "mine\n")])
 case("compare/mcnemar-exists", "compare", [*C, "--mcnemar", "{t}/mc.csv"], [*CT, ("write", "mc.csv", "mine\n")])
 case("compare/select-broken", "compare", [*C, "--select", "{t}/s.json"], [*CT, ("write", "s.json", "{")])
 case("compare/figure-metrics-bogus", "compare", [*C, "--figure", "{t}/f", "--figure-metrics", "bogus"], CT)
-number_cases("compare", "compare", C, "--n-boot", ["-1", "x"], CT)
+number_cases("compare", "compare", C, "--n-boot", ["-1", "x", "50"], CT)   # 50: too few for a 95% interval
 number_cases("compare", "compare", C, "--top-k", ["-1"], CT)
 
 RB = ["robustness", "{t}/p.tsv", "--top-k", "0", "--n-boot", "200", "--out", "{t}/r.csv"]
 case("robustness/ok", "robustness", RB, PT, expected="ok")
+case("robustness/margin-ok", "robustness", [*RB, "--margin", "0.05"], PT, expected="ok")
 table_cases("robustness/preds", "robustness", RB, "p.tsv", "preds.tsv", kinds=["missing", "empty", "header-only",
                                                                                    "truncated", "latin1", "bom"])
 case("robustness/label-no-equals", "robustness", [*RB, "--label", "{t}/p.tsv"], PT)
@@ -310,6 +311,7 @@ case("robustness/out-exists", "robustness", RB, [*PT, ("write", "r.csv", "mine\n
 case("robustness/select-list", "robustness", [*RB, "--select", "{t}/s.json"], [*PT, ("write", "s.json", "[1]")])
 number_cases("robustness", "robustness", RB, "--min-agreement", ["-0.1", "1.5", "nan", "x"], PT)
 number_cases("robustness", "robustness", RB, "--n-boot", ["0", "-1"], PT)
+number_cases("robustness", "robustness", RB, "--margin", ["0", "-1", "nan", "x"], PT)
 
 # ---------------------------------------------------------------- templates
 TP = ["templates", "{t}/tpl.csv", "--terms", "{t}/terms.csv", "--category", "grouped_age", "--out", "{t}/o.tsv"]

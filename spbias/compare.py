@@ -13,12 +13,14 @@ from .metrics import (METRICS, FAMILIES, ALPHA, SD_TINY, load_predictions, top_r
                             significance, read_selection, _draws, DEGENERATE_SHARE, add_prompt_choice_arguments,
                             mirror_of, family_sizes)
 from .template_files import attach_template_ids
+from .compare_figure import (adjusted_intervals, compare_note, diff_figure,   # the figure (23a),
+                                   METHOD_MARKERS, METHOD_TEXT)                    # re-exported
 
 # %% auto #0
-__all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'METHOD_MARKERS', 'METHOD_TEXT', 'keep_selected', 'load_side',
-           'row_keys', 'check_same_rows', 'check_other_prompts', 'side_sets', 'per_set', 'side_gaps', 'welch_diff',
-           'bootstrap_diff', 'family_columns', 'adjust_table', 'compare_gaps', 'ranked_prompts', 'prompt_pairs',
-           'mcnemar_pairs', 'compare_note', 'diff_figure', 'split_sides', 'side_methods', 'compare_summary', 'main']
+__all__ = ['ROW_KEYS', 'DIFF_KEYS', 'COMPARE_COLUMNS', 'PAIRINGS', 'keep_selected', 'load_side', 'row_keys', 'check_same_rows',
+           'check_other_prompts', 'side_sets', 'per_set', 'side_gaps', 'welch_diff', 'bootstrap_diff', 'family_columns',
+           'adjust_table', 'compare_gaps', 'ranked_prompts', 'prompt_pairs', 'mcnemar_pairs', 'split_sides',
+           'side_methods', 'compare_summary', 'main']
 
 # %% ../nbs/23_compare.ipynb #7d6ba1d0
 def keep_selected(preds:pd.DataFrame, select:dict|str|None)->pd.DataFrame:
@@ -167,7 +169,9 @@ def _by_category(preds:pd.DataFrame)->dict:
 def bootstrap_diff(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (load_side), with template_id
                    n_boot:int=2000, boot_seed:int=0, centroid:str="mean", metrics:list[str]=METRICS,
                    paired:bool=True, # draw the same templates for A and B (False: each side its own draw)
-                   chunk:int=250)->pd.DataFrame:
+                   chunk:int=250,
+                   keep_draws:bool=False # a draws column: each row's resampled differences (compare_figure's intervals)
+                  )->pd.DataFrame:
     "Per category × group × metric: diff = gap_a − gap_b, percentile 95% CI and p over template and prompt resamples."
     ka, kb, rows = _by_category(pa), _by_category(pb), []
     for c in sorted(ka.keys() & kb.keys()):
@@ -191,7 +195,7 @@ def bootstrap_diff(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (l
                 lo, hi = np.percentile(x, [2.5, 97.5]) if len(x) else (np.nan, np.nan)
                 rows.append(dict(category=c, group=g, metric=k, ci_low=lo, ci_high=hi,
                                  p_value=bootstrap_p(d[:, j], n_boot),
-                                 n_templates=len(tpl)))
+                                 n_templates=len(tpl), **({"draws": d[:, j].copy()} if keep_draws else {})))
     out = pd.DataFrame(rows).assign(method="paired-bootstrap" if paired else "bootstrap", n_boot=n_boot,
                                     boot_seed=boot_seed)
     return out
@@ -199,7 +203,8 @@ def bootstrap_diff(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (l
 # %% ../nbs/23_compare.ipynb #5d36d947
 COMPARE_COLUMNS = ["a", "b", "category", "group", "metric", "gap_a", "gap_b", "diff", "ci_low", "ci_high", "method",
                    "statistic", "df", "p_value", "p_adjusted", "adjust", "family", "family_size", "mirror_of",
-                   "significance", "n_a", "n_b", "n_templates", "n_boot", "boot_seed"]
+                   "significance", "ci_level", "adj_low", "adj_high",   # the interval at the adjustment's level (23a)
+                   "n_a", "n_b", "n_templates", "n_boot", "boot_seed"]
 
 def family_columns(family:str)->list[str]:
     "The columns that hold one family of a comparison's tests fixed (metrics.FAMILIES, each method apart)."
@@ -224,7 +229,7 @@ def compare_gaps(pa:pd.DataFrame, pb:pd.DataFrame, # predictions of A and B (loa
                  adjust:str="none", family:str="attribute", n_boot:int=2000, boot_seed:int=0,
                  methods:tuple=("welch", "paired-bootstrap"))->pd.DataFrame:
     ("The comparison table: per (template set ×) category × group × metric and method, A − B, its 95% CI, p-values, "
-     "significance; each set adjusted on its own, as `spbias gaps` does.")
+     "significance, the interval at the adjustment's level; each set adjusted on its own, as `spbias gaps` does.")
     return per_set(pa, pb, names, lambda a, b: _compare_set(a, b, names, centroid, metrics, adjust, family, n_boot,
                                                             boot_seed, methods))
 
@@ -235,13 +240,14 @@ def _compare_set(pa, pb, names, centroid, metrics, adjust, family, n_boot, boot_
     if "paired-bootstrap" in methods:
         from spbias.metrics import _require_template_ids
         _require_template_ids(pa); _require_template_ids(pb)
-        bo = bootstrap_diff(pa, pb, n_boot, boot_seed, centroid, metrics)
+        bo = bootstrap_diff(pa, pb, n_boot, boot_seed, centroid, metrics, keep_draws=True)
         base = w.drop(columns=["statistic", "df", "p_value", "ci_low", "ci_high", "method"])
         bo = base.merge(bo, on=DIFF_KEYS, how="left").assign(statistic=np.nan, df=np.nan)
         untestable = w.p_value.isna().to_numpy()   # Welch's prompt-level rule: n ≥ 2 each and spread above 0
         bo.loc[untestable, "p_value"] = np.nan
         parts.append(bo)
     t = adjust_table(pd.concat(parts, ignore_index=True), adjust, family)
+    t = adjusted_intervals(t, adjust, family_columns(family))   # drawn at the adjustment's level: filled = clear of 0
     t["a"], t["b"] = names
     return t[COMPARE_COLUMNS]
 
@@ -296,78 +302,6 @@ def _mcnemar_set(pa, pb, names, pairs, adjust)->pd.DataFrame:
     t["family_size"] = t.groupby("category").p_value.transform("count").astype(int)
     return t.drop(columns=["metric", "model", "dataset"])
 
-# %% ../nbs/23_compare.ipynb #1e408e5e
-METHOD_MARKERS = {"welch": "o", "paired-bootstrap": "s"}
-METHOD_TEXT = {"welch": "Welch's t (df by Welch–Satterthwaite)",
-               "paired-bootstrap": "paired bootstrap (the same templates for A and B, prompts within each)"}
-
-def compare_note(t:pd.DataFrame)->str:
-    "How a comparison table's intervals were made, on how many prompts and templates, and what counts as significant."
-    parts = []
-    for m in t.method.unique():
-        s = METHOD_TEXT.get(m, m)
-        if m == "paired-bootstrap":
-            sub = t[t.method == m]
-            s += (f", {int(sub.n_boot.iloc[0])} resamples, seed {int(sub.boot_seed.iloc[0])}, "
-                  f"{_span(sub.n_templates, 'template')} per attribute")
-        parts.append(s)
-    adj, fam = t.adjust.iloc[0], t.family.iloc[0]
-    rule = "the CI excludes 0" if adj == "none" else f"the {dict(holm='Holm', bh='BH').get(adj, adj)}-adjusted p < 0.05"
-    return (f"A − B = {t.a.iloc[0]} − {t.b.iloc[0]}; 95% CI: " + "; ".join(parts) +
-            f"; n_a = {_span(t.n_a, 'prompt')}, n_b = {_span(t.n_b, 'prompt')}; significant (filled) where {rule}"
-            f" (family: {fam}, {_span(t.family_size, 'test')})")
-
-def _span(s, unit):
-    s = pd.Series(s).dropna()
-    if not len(s): return f"no {unit}s"
-    lo, hi = int(s.min()), int(s.max())
-    return f"{lo}{'' if lo == hi else f'–{hi}'} {unit}{'' if hi == 1 else 's'}"
-
-def diff_figure(t:pd.DataFrame, # comparison table (compare_gaps)
-                metrics=("positive_FPR", "negative_FPR")):
-    "Dot plot of the differences A − B with 95% CIs, a row per group, a panel per metric; hollow = not significant."
-    import matplotlib.pyplot as plt
-    from spbias.figures import _style, attribute_name, METRIC_NAMES, group_label
-    colours = _style()
-    t = t[t.metric.isin(metrics)]
-    t = t.assign(group=[group_label(g, c) for c, g in zip(t.category, t.group)])   # as people read them; tables: ids
-    if "set" in t: t = t.assign(group=t["set"] + " · " + t.group)   # a row per template set and group
-    if t.empty: raise SpbiasError(f"the comparison has no rows for the metrics {list(metrics)}.",
-                                  f"use some of: {sorted(set(METRICS))}.")
-    keys = t[["category", "group"]].drop_duplicates().sort_values(["category", "group"])
-    keys = list(keys.itertuples(index=False, name=None)); ypos = {k: i for i, k in enumerate(keys)}
-    methods = [m for m in METHOD_MARKERS if m in set(t.method)]
-    fig, axes = plt.subplots(1, len(metrics), squeeze=False, sharey=True,
-                             figsize=(4.2 * len(metrics) + 2, 0.26 * len(keys) + 1.8))
-    for c, met in enumerate(metrics):
-        ax = axes[0, c]; ax.axvline(0, color="0.3", lw=1, zorder=1)
-        for k, m in enumerate(methods):
-            sub = t[(t.metric == met) & (t.method == m)]
-            y = np.array([ypos[(a, g)] for a, g in zip(sub.category, sub.group)]) + (k - (len(methods) - 1) / 2) * 0.3
-            col = colours[k]
-            ax.errorbar(sub["diff"], y, xerr=[sub["diff"] - sub.ci_low, sub.ci_high - sub["diff"]], fmt="none",
-                        ecolor=col, elinewidth=1, capsize=1.5, zorder=2)
-            sig = sub.significance.to_numpy() != 0
-            for filled in (True, False):
-                sel = sig if filled else ~sig
-                ax.scatter(sub["diff"][sel], y[sel], marker=METHOD_MARKERS[m], s=22, zorder=3, linewidths=1,
-                           color=col if filled else "white", edgecolor=col)
-        for i, (a, g) in enumerate(keys):
-            if i and keys[i - 1][0] != a: ax.axhline(i - 0.5, color="0.8", lw=0.8)
-        ax.set_yticks(range(len(keys)), [f"{attribute_name(a)}: {g}" for a, g in keys], fontsize="small")
-        ax.set_title(f"{METRIC_NAMES.get(met, met)}: A − B"); ax.set_xlabel("difference of gaps (A − B)")
-    axes[0, 0].invert_yaxis()
-    handles = [plt.Line2D([], [], marker=METHOD_MARKERS[m], color=colours[k], ls="", label=m)
-               for k, m in enumerate(methods)]
-    handles.append(plt.Line2D([], [], marker="o", color="0.4", mfc="white", ls="", label="not significant"))
-    fig.legend(handles=handles, loc="upper center", ncol=len(handles), frameon=False, bbox_to_anchor=(0.5, 1.0))
-    fig.suptitle(f"{t.a.iloc[0]} − {t.b.iloc[0]}", y=1.03, fontweight="bold")
-    fig.tight_layout()
-    import textwrap
-    fig.text(0.5, 0, "\n".join(textwrap.wrap(compare_note(t), 140)), ha="center", va="top",
-             fontsize="small", color="0.3")
-    return fig
-
 # %% ../nbs/23_compare.ipynb #442e7843
 def split_sides(sides:list[str] # the positional arguments: A B, or A1 A2 ... vs B1 B2 ...
                )->tuple[list[str], list[str]]:
@@ -413,7 +347,7 @@ def compare_summary(t:pd.DataFrame, mc:pd.DataFrame, pairs:str="rank")->list[str
 def main(argv:list[str]|None=None)->int:
     "`spbias compare`: the difference of two sets of prompts' gaps on the same bias set, and McNemar per prompt pair."
     from spbias.cli import HelpFormatter, ArgumentParser
-    from spbias.checks import count, positive_int, check_out, write_outputs, out_file
+    from spbias.checks import count, n_boot, check_out, write_outputs, out_file
     from spbias.metrics import ADJUST
     ap = ArgumentParser(prog="spbias compare", formatter_class=HelpFormatter,
                                  description="Difference of gaps A − B (Welch's t, paired bootstrap over templates) "
@@ -430,8 +364,8 @@ def main(argv:list[str]|None=None)->int:
                     help="adjust p-values within each --family (Holm or BH)")
     ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
                     help="tests adjusted together: attribute (one attribute's groups, one metric), "
-                         "set (all attributes, one metric), all")
-    ap.add_argument("--n-boot", type=positive_int, default=2000, help="paired bootstrap resamples")
+                         "metric (all attributes, one metric), all")
+    ap.add_argument("--n-boot", type=n_boot, default=2000, help="paired bootstrap resamples (at least 200)")
     ap.add_argument("--boot-seed", type=count, default=0, help="bootstrap seed")
     ap.add_argument("--pairs", choices=PAIRINGS, default="rank",
                     help="McNemar's prompt pairs: rank (i-th best of A with i-th best of B by validation "

@@ -114,24 +114,42 @@ def synthetic_gaps(seed:int=0, models=("facebook/opt-125m", "facebook/opt-350m",
     return pd.DataFrame(rows)
 
 # %% ../nbs/41_figures.ipynb #120d9b07
+_METHOD_WORDS = {"t": "Student t", "papers": "the papers' z", "bootstrap": "the bootstrap",
+                 "crossed": "crossed random effects"}
+
+def _sized(gaps:pd.DataFrame, family:str)->pd.DataFrame:
+    "The table with family_size: its own where written, else counted over all of it (a mirror pair once; NaN: unknown)."
+    from spbias.metrics import family_sizes, FAMILIES
+    if "family_size" in gaps: return gaps
+    ok = "p_value" in gaps and family in FAMILIES and len(gaps)
+    return gaps.assign(family_size=family_sizes(gaps, family) if ok else np.nan)
+
+def _size_text(g:pd.DataFrame)->str:
+    "' (size m)' or ' (size lo–hi)' of the tested rows' families; '' where unknown."
+    s = (g.family_size[g.p_value.notna()] if "p_value" in g else g.family_size).dropna()
+    if not len(s): return ""
+    lo, hi = int(s.min()), int(s.max())
+    return f" (size {lo}{'' if lo == hi else f'–{hi}'})"
+
 def significance_legend(gaps:pd.DataFrame, # the gap table a figure draws (all of it: the families' sizes count every attribute)
                         category:str|None=None # the figure's attribute: the sizes of its rows' families (None: of every row)
                        )->str:
-    "What a filled marker means: the method, the adjustment, the test family and its size."
-    from spbias.metrics import ADJUST_NAMES, family_sizes
-    one = lambda c, d: (lambda v: v[0] if len(v) == 1 else d)(gaps[c].dropna().unique().tolist() if c in gaps else [])
-    ci, adjust = one("ci_method", None), one("adjust", "none")
-    method = {"t": "Student t", "papers": "the papers' z", "bootstrap": "the bootstrap"}.get(ci, "the stated interval")
+    ("What a filled marker means: the method, the adjustment, the test family (attribute, metric, all, or the declared "
+     "confirmatory and exploratory ones) and its size.")
+    from spbias.metrics import ADJUST_NAMES
+    from spbias.intervals import FAMILY_ALIASES
+    from spbias.multiplicity import is_declared, ROLES
+    one = lambda g, c, d: (lambda v: v[0] if len(v) == 1 else d)(g[c].dropna().unique().tolist() if c in g else [])
+    method = _METHOD_WORDS.get(one(gaps, "ci_method", None), "the stated interval")
+    mine = (lambda g: g) if category is None else (lambda g: g[g.category == category])
+    if is_declared(gaps):   # each declared family its own adjustment (multiplicity.declare_families)
+        parts = [f"{role} family, {ADJUST_NAMES.get(one(g, 'adjust', 'none'), 'unadjusted')}{_size_text(mine(g))}"
+                 for role in ROLES if len(mine(g := _sized(gaps[gaps.family == role], "all")))]
+        return f"filled = significant under {method}: " + "; ".join(parts)
+    adjust = one(gaps, "adjust", "none")
     method += f" + {ADJUST_NAMES[adjust]}" if adjust in ADJUST_NAMES else ", unadjusted"
-    family = one("family", "attribute")
-    if "family_size" in gaps: sizes = gaps.family_size
-    elif "p_value" in gaps and family in ("attribute", "set", "all"): sizes = pd.Series(family_sizes(gaps, family), index=gaps.index)
-    else: sizes = pd.Series(dtype=float)
-    if len(sizes) and category is not None: sizes = sizes[gaps.category == category]
-    sizes = sizes[gaps.p_value.reindex(sizes.index).notna()] if "p_value" in gaps and len(sizes) else sizes
-    size = "" if not len(sizes) else f" (size {int(sizes.min())}{'' if sizes.min() == sizes.max() else f'–{int(sizes.max())}'})"
-    return f"filled = significant under {method}, family {family}{size}"
-
+    family = one(gaps, "family", "attribute"); family = FAMILY_ALIASES.get(family, family)   # an old table's "set"
+    return f"filled = significant under {method}, family {family}{_size_text(mine(_sized(gaps, family)))}"
 
 # %% ../nbs/41_figures.ipynb #f9e3118e
 def near_chance(accuracy:pd.DataFrame # per tuning set: dataset, majority_test, test_top5_ci_low, test_top5_ci_high (the study's accuracy table)

@@ -14,11 +14,12 @@ from .metrics import (METRICS, FAMILIES, SUMMARY_KEYS, load_predictions, top_run
                             _draws, DEGENERATE_SHARE, add_prompt_choice_arguments, ci_method)
 from .compare import keep_selected
 from .template_files import attach_template_ids
+from .equivalence import equivalence
 
 # %% auto #0
 __all__ = ['RANK_KEYS', 'CI_ORDER', 'SURVIVAL_CLASSES', 'sign_agreement', 'rank_stability', 'template_sd', 'ci_methods',
            'default_ci', 'method_significance', 'label_agreement', 'robustness_table', 'survival_code',
-           'robustness_note', 'survival_heatmap', 'parse_label', 'main']
+           'robustness_note', 'robustness_summary', 'survival_heatmap', 'parse_label', 'main']
 
 # %% ../nbs/24_robustness.ipynb #59e33748
 def sign_agreement(gaps:pd.DataFrame # per-prompt gaps (metrics.run_gaps)
@@ -81,10 +82,12 @@ CI_ORDER = ci_methods()   # the methods at import time; ci_methods() at call tim
 def method_significance(preds:pd.DataFrame, top_k:int|None=None, centroid:str="mean", select=None, adjust:str="none",
                         family:str="attribute", n_boot:int=2000, boot_seed:int=0, methods=None,
                         need:str|None=None, # the method that must run (`survives` rests on it): its refusal is raised
-                        log=print # where the line about a method left out goes
+                        log=print, # where the line about a method left out goes
+                        margin:float|None=None # an equivalence margin: tost_p and equivalent under `need` (TOST)
                        )->pd.DataFrame:
     ("Per gap: sig_<method> (+1, −1, 0) and p_<method> under each interval method (default: every registered one), "
-     "adjusted within the family; a method these predictions cannot give (the bootstrap without template ids) left out.")
+     "adjusted within the family; a method these predictions cannot give (the bootstrap without template ids) left "
+     "out; with a margin, the TOST of `need`'s interval (`equivalence.equivalence`).")
     out = None
     for ci in methods or ci_methods():
         try: t = gap_table(preds, top_k=top_k, centroid=centroid, select=select, ci=ci, adjust="none", n_boot=n_boot,
@@ -95,25 +98,32 @@ def method_significance(preds:pd.DataFrame, top_k:int|None=None, centroid:str="m
         t["p_adjusted"] = adjust_pvalues(t, adjust, family)
         t[f"sig_{ci}"] = significance(t, adjust)
         keep = [f"sig_{ci}", f"p_{ci}"] + (["mirror_of"] if out is None else [])   # a mirror pair: one test
+        if margin is not None and ci == need: t = equivalence(t, margin); keep += ["tost_p", "equivalent"]
         t = t.rename(columns={"p_adjusted": f"p_{ci}"})[SUMMARY_KEYS + keep]
         out = t if out is None else out.merge(t, on=SUMMARY_KEYS, how="outer")
     return out
 
-def _agreement(a, b, label:str)->str:
+def _agreement(a, b, label:str, same=None # neither significant: both shown equivalent to 0 (TOST); None: no margin
+              )->str:
     "How the significance of a gap here (a) and in a labelled input (b) relate (+1, −1, 0 each)."
     if a and b: return "same sign, both significant" if np.sign(a) == np.sign(b) else "flip, both significant"
     if a: return "significant here only"
     if b: return f"significant in {label} only"
-    return "not significant either way"   # not "no flip": that needs an equivalence test at a stated margin
+    if same is None: return "not significant either way"   # not "no flip": that needs an equivalence test at a margin
+    return "equivalent (no flip)" if same else "inconclusive"
 
 def label_agreement(table:pd.DataFrame, # the robustness table (SUMMARY_KEYS, gap_mean and sig_<ci>)
                     label:str, gaps:pd.DataFrame, # the labelled input's gap table (gap_mean, significance) under ci
                     ci:str="t" # the method both sides' significance comes from
                    )->pd.DataFrame:
     ("gap_<label>, sig_<label>, agreement_<label> and flip_<label> (True only where both gaps are significant with "
-     "opposite signs; NaN where either is not significant or the labelled input lacks the gap).")
-    theirs_t = gaps[SUMMARY_KEYS + ["gap_mean", "significance"]].rename(
-        columns={"gap_mean": f"gap_{label}", "significance": f"sig_{label}"})
+     "opposite signs; NaN where either is not significant or the labelled input lacks the gap); with TOST columns on "
+     "both sides, a pair significant on neither is 'equivalent (no flip)' where both are equivalent, else "
+     "'inconclusive'.")
+    eq = "equivalent" in gaps and "equivalent" in table   # TOST on both sides (a --margin)
+    theirs_t = gaps[SUMMARY_KEYS + ["gap_mean", "significance"] + (["tost_p", "equivalent"] if eq else [])].rename(
+        columns={"gap_mean": f"gap_{label}", "significance": f"sig_{label}", "tost_p": f"tost_p_{label}",
+                 "equivalent": f"equivalent_{label}"})
     combos = lambda d: set(map(tuple, d[["model", "dataset"]].drop_duplicates().to_numpy()))
     mine, theirs = combos(table), combos(theirs_t)
     if mine <= theirs: on = SUMMARY_KEYS
@@ -124,7 +134,10 @@ def label_agreement(table:pd.DataFrame, # the robustness table (SUMMARY_KEYS, ga
     out = table.merge(theirs_t, on=on, how="left")
     here, there = out[f"sig_{ci}"], out[f"sig_{label}"]
     held = there.notna() & here.notna()
-    out[f"agreement_{label}"] = [_agreement(a, b, label) if h else np.nan for a, b, h in zip(here, there, held)]
+    same = (out.equivalent.fillna(False).astype(bool) & out[f"equivalent_{label}"].fillna(False).astype(bool) if eq
+            else pd.Series([None] * len(out), index=out.index, dtype=object))
+    out[f"agreement_{label}"] = [_agreement(a, b, label, s) if h else np.nan
+                                 for a, b, s, h in zip(here, there, same, held)]
     both = held & (here != 0) & (there != 0)
     out[f"flip_{label}"] = (np.sign(here) != np.sign(there)).where(both)
     return out
@@ -149,7 +162,8 @@ def robustness_table(preds:pd.DataFrame, # predictions (load_predictions)
                      family:str="attribute", min_agreement:float=0.8, n_boot:int=2000, boot_seed:int=0,
                      keep_degenerate:bool=False, # keep degenerate prompts in the top k (the papers' selection)
                      share:float=DEGENERATE_SHARE, # the one-class share that makes a prompt degenerate
-                     log=None # where the lines about template ids and methods left out go (default: warnings.warn)
+                     log=None, # where the lines about template ids and methods left out go (default: warnings.warn)
+                     margin:float|None=None # equivalence margin (TOST) for "equivalent (no flip)"; None: not tested
                     )->pd.DataFrame:
     ("Per gap: sign agreement, spreads, significance per method, agreement with other inputs, rank stability, survives;"
      " per template set where the predictions have `set` (a first column), as `spbias gaps` does.")
@@ -167,14 +181,15 @@ def robustness_table(preds:pd.DataFrame, # predictions (load_predictions)
     for s, p in (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)]):
         lab = {k: _label_part(k, v, s, sets) for k, v in labelled.items()}
         t = _robustness_set(p, {k: v for k, v in lab.items() if len(v)}, top_k, centroid, select, ci, adjust, family,
-                            min_agreement, n_boot, boot_seed, dict(keep_degenerate=keep_degenerate, share=share), log)
+                            min_agreement, n_boot, boot_seed, dict(keep_degenerate=keep_degenerate, share=share), log,
+                            margin)
         parts.append(t if s is None else t.assign(set=s)[["set"] + list(t.columns)])
     return pd.concat(parts, ignore_index=True)
 
 def _has_ids(p): return "template_id" in p and not p.template_id.isna().any()
 
 def _robustness_set(preds, labelled, top_k, centroid, select, ci, adjust, family, min_agreement, n_boot, boot_seed,
-                    degenerate, log):
+                    degenerate, log, margin=None):
     top = keep_selected(top_runs(preds, top_k, **degenerate), select)
     gaps = run_gaps(group_metrics(top), centroid)
     t = sign_agreement(gaps)
@@ -182,7 +197,8 @@ def _robustness_set(preds, labelled, top_k, centroid, select, ci, adjust, family
     if _has_ids(top): t = t.merge(template_sd(top, n_boot, boot_seed, centroid), on=SUMMARY_KEYS, how="left")
     else:
         log("left out: sd_templates (it needs a template id on every row)"); t = t.assign(n_templates=np.nan, sd_templates=np.nan)
-    t = t.merge(method_significance(top, None, centroid, None, adjust, family, n_boot, boot_seed, need=ci, log=log),
+    t = t.merge(method_significance(top, None, centroid, None, adjust, family, n_boot, boot_seed, need=ci, log=log,
+                                       margin=margin),
                 on=SUMMARY_KEYS, how="left")
     checked = pd.Series(0, index=t.index); flips = pd.Series(False, index=t.index)
     for label, lp in (labelled or {}).items():
@@ -192,11 +208,13 @@ def _robustness_set(preds, labelled, top_k, centroid, select, ci, adjust, family
         except SpbiasError as e:   # e.g. the bootstrap on a labelled input without template ids
             log(f"--label {label}: not tested under {ci} ({e.problem})")
             lg = gap_table(lt, top_k=None, centroid=centroid).assign(significance=np.nan)
+        if margin is not None and lg.significance.notna().any(): lg = equivalence(lg, margin)
         t = label_agreement(t, label, lg, ci)
         checked += t[f"sig_{label}"].notna().astype(int); flips |= t[f"flip_{label}"].fillna(False).astype(bool)
     t["labels_checked"] = checked
     t = t.merge(rank_stability(gaps), on=RANK_KEYS, how="left")
     t["adjust"], t["family"], t["survival_ci"], t["min_agreement"] = adjust, family, ci, min_agreement
+    t["margin"] = np.nan if margin is None else margin
     t["survives"] = (t[f"sig_{ci}"] != 0) & (t.sign_k >= np.ceil(min_agreement * t.sign_n - 1e-9)) & ~flips
     return t
 
@@ -220,7 +238,36 @@ def robustness_note(t:pd.DataFrame)->str:
             f"at least {t.min_agreement.iloc[0]:g} of its "
             f"n = {int(n.min())}{'' if n.min() == n.max() else f'–{int(n.max())}'} prompts share its sign"
             + (f", and no flip in {', '.join(labels)} (a flip: both gaps significant under the same method, opposite "
-               "signs)" if labels else ""))
+               "signs)" if labels else "") + _margin_note(t, labels))
+
+def _margin_note(t:pd.DataFrame, labels:list)->str:
+    m = t.margin.iloc[0] if "margin" in t else np.nan
+    if not np.isfinite(m): return ""
+    return (f"; equivalent: TOST within ±{m:g} under {t.survival_ci.iloc[0]} (α = 0.05 per gap, unadjusted)"
+            + ("; a pair significant on neither side: 'equivalent (no flip)' where both are equivalent, else "
+               "'inconclusive'" if labels else ""))
+
+def robustness_summary(t:pd.DataFrame # a robustness table
+                      )->list[str]:
+    "Per template set (one line where there are none): gaps, survivors, flips and equivalent gaps, a mirror pair once."
+    labels = [c[len("flip_"):] for c in t.columns if c.startswith("flip_")]
+    out = []
+    for s, g in (t.groupby("set", sort=False) if "set" in t else [(None, t)]):
+        g = g[g.mirror_of.fillna("").astype(str) == ""]   # a two-group attribute's mirror-image rows: one test
+        line = f"  {'all gaps' if s is None else f'set {s}'}: {int(g.survives.sum())} of {len(g)} survive"
+        if labels:
+            flips = [int(g[f"flip_{x}"].fillna(False).astype(bool).sum()) for x in labels]
+            line += f", {sum(flips)} flip ({', '.join(f'{x}: {n}' for x, n in zip(labels, flips))})"
+        if "equivalent" in g:
+            m = g.margin.iloc[0]
+            line += f", {int(g.equivalent.fillna(False).astype(bool).sum())} equivalent to 0 within ±{m:g}"
+            for x in labels:
+                if f"agreement_{x}" in g:
+                    line += (f", {int((g[f'agreement_{x}'] == 'equivalent (no flip)').sum())} equivalent (no flip) and "
+                             f"{int((g[f'agreement_{x}'] == 'inconclusive').sum())} inconclusive in {x}")
+        else: line += ", equivalence not tested (no --margin)"
+        out.append(line)
+    return out
 
 def survival_heatmap(t:pd.DataFrame, # robustness table
                      metrics=METRICS):
@@ -278,6 +325,7 @@ def main(argv:list[str]|None=None)->int:
     import os
     from spbias.checks import count, n_boot, out_file, share, check_out, write_outputs
     from spbias.metrics import ADJUST
+    from spbias.claims import _margin
     ap = ArgumentParser(prog="spbias robustness", formatter_class=HelpFormatter,
                                  description="Per gap: sign agreement across prompts, spread across prompts and "
                                              "templates, significance under each interval method, agreement with "
@@ -300,6 +348,10 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--n-boot", type=n_boot, default=2000,
                     help="bootstrap resamples (templates; bootstrap interval)")
     ap.add_argument("--boot-seed", type=count, default=0, help="bootstrap seed")
+    ap.add_argument("--margin", type=_margin,
+                    help="equivalence margin in the gap's units (as spbias gaps --margin): TOST columns tost_p, "
+                    "equivalent; a pair significant on neither side is 'equivalent (no flip)' only where both are "
+                    "equivalent, else 'inconclusive'")
     ap.add_argument("--figure", type=out_file, help="survival heatmap: PATH's stem as .png and .pdf")
     ap.add_argument("--force", action="store_true",
                     help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
@@ -323,7 +375,7 @@ def main(argv:list[str]|None=None)->int:
     labelled = {k: load_predictions(v) for k, v in labels.items()}
     say = lambda line: print(f"spbias robustness: {line}", file=sys.stderr)
     t = robustness_table(preds, labelled, a.top_k, a.centroid, a.select, a.ci, a.adjust, a.family, a.min_agreement,
-                         a.n_boot, a.boot_seed, a.keep_degenerate, a.degenerate_share, log=say)
+                         a.n_boot, a.boot_seed, a.keep_degenerate, a.degenerate_share, log=say, margin=a.margin)
     from spbias.figures import save_figure
     fig = survival_heatmap(t) if a.figure else None
     write_outputs([(a.out, lambda p: save_table(t, p)),   # a full disk: one line, the old outputs back
@@ -336,4 +388,5 @@ def main(argv:list[str]|None=None)->int:
     for label in [c[len("flip_"):] for c in t.columns if c.startswith("flip_")]:
         agree = t[f"agreement_{label}"][once].value_counts()
         print(f"  {label}: " + ", ".join(f"{n} {k}" for k, n in agree.items()))
+    for line in robustness_summary(t): print(line)
     return 0
