@@ -64,7 +64,8 @@ def values(build: Path, root: Path) -> dict:
                      for m in ("crossed", "t", "papers", "bootstrap")}
     v["method_note"], v["method_note_declared"] = M.method_note(cr), M.method_note(dec)
     v["declared_note"], v["mde_line"], v["equivalence_note"] = declared_note(dec), mde_line(cr), equivalence_note(cr)
-    v["logs"] = {k: [x for x in text.strip().splitlines() if not x.startswith("wrote ")] for k, text in logs.items()}
+    here = lambda x: x.replace(f"{Path(build).resolve()}/", "").replace(f"{build}/", "")   # paths as committed
+    v["logs"] = {k: [here(x) for x in text.strip().splitlines() if not x.startswith("wrote ")] for k, text in logs.items()}
     # counts: unadjusted crossed, declared families, other methods
     v["tests"] = per_set(cr, _tests)
     v["sig"] = {k: per_set(t, n_significant) for k, t in gaps.items()}
@@ -103,7 +104,7 @@ def values(build: Path, root: Path) -> dict:
         surv = lambda t: int((t.survives.astype(str).eq("True") & (mirror_of(t) == "")).sum())
         v["survive"] = {k: per_set(t, surv) for k, t in r.items()}
         v["survive_fpr"] = {k: per_set(t[t.metric.isin(FPR)], surv) for k, t in r.items()}
-        v["robustness_note"] = {k: robustness_note(t) for k, t in r.items()}
+        v["robustness_note"] = {k: robustness_note(t).removeprefix("survives: ") for k, t in r.items()}
         lab = r["sst5_label-semeval"]
         flip = [c for c in lab.columns if c.startswith("flip_")]
         v["flips"] = int(_one(lab)[flip].astype(str).isin(["True", "1"]).any(axis=1).sum()) if flip else 0
@@ -112,4 +113,5 @@ def values(build: Path, root: Path) -> dict:
         c = pd.read_csv(rob/"compare_sst5-semeval.csv", keep_default_na=False, na_values={"p_value": [""]})
         v["compare"] = {m: dict(tested=_tests(g), significant=n_significant(g)) for m, g in c.groupby("method")}
         v["compare_note"] = json.loads((rob/"compare.log.json").read_text())["sst5-semeval"].strip().splitlines()
+        v["compare_note"] = [here(x.strip()) for x in v["compare_note"] if not x.startswith("wrote ")]
     return v
