@@ -14,7 +14,7 @@ from spbias.robustness import robustness_note
 from spbias.study import compare_table2, papers_table2, AGREEMENT
 
 STUDY = Path("results/smollm2-135m")
-S2, ROB = STUDY/"stage2", STUDY/"robustness"
+S2, ROB, TF = STUDY/"stage2", STUDY/"robustness", STUDY/"template-families"
 SETS = {"sst5": "SST-5", "semeval": "SemEval"}
 FPR = ["positive_FPR", "negative_FPR"]
 METHOD_NAMES = {"crossed": "crossed random effects", "t": "Student t", "papers": "the papers' z", "bootstrap":
@@ -32,7 +32,7 @@ def _one(t: pd.DataFrame) -> pd.DataFrame: return t[mirror_of(t) == ""]
 def _rows(t: pd.DataFrame) -> list[dict]:
     "Rows of a gap table as dicts for a template loop (attribute without 'grouped_')."
     return [dict(r, attribute=str(r["category"]).replace("grouped_", "").replace("_", " "),
-                 set=SETS.get(r["dataset"], r["dataset"])) for r in t.to_dict("records")]
+                 tuning=SETS.get(r["dataset"], r["dataset"])) for r in t.to_dict("records")]
 
 
 def per_set(t: pd.DataFrame, fn) -> dict:
@@ -114,4 +114,26 @@ def values(build: Path, root: Path) -> dict:
         v["compare"] = {m: dict(tested=_tests(g), significant=n_significant(g)) for m, g in c.groupby("method")}
         v["compare_note"] = json.loads((rob/"compare.log.json").read_text())["sst5-semeval"].strip().splitlines()
         v["compare_note"] = [here(x.strip()) for x in v["compare_note"] if not x.startswith("wrote ")]
+    if (build/TF/"tables"/"gaps_declared.csv").is_file():
+        v["tf"] = template_families(build)
     return v
+
+
+def template_families(build: Path) -> dict:
+    "The template-family page's values: per family and reference, what holds in the declared families, what is equivalent."
+    g = M.read_gaps(build/TF/"tables"/"gaps_declared.csv")
+    log = json.loads((build/TF/"tables"/"gaps.log.json").read_text())["declared"]
+    one = _one(g[g.p_value.notna()])
+    eq = lambda s: int(s.equivalent.astype(str).eq("True").sum())
+    cells = {}
+    for (st, ref), s in one.groupby(["set", "gap_to"]):
+        fpr = s[s.metric.isin(FPR)]
+        cells[(st, ref)] = dict(set=st, ref=ref, tests=len(s), tests_fpr=len(fpr), sig=n_significant(s),
+                                sig_fpr=n_significant(fpr), equivalent=eq(s), equivalent_fpr=eq(fpr),
+                                templates=int(s.n_templates.max()), contrast=str(s.contrast.iloc[0]),
+                                family_size=int(s[s.family == "confirmatory"].family_size.max()))
+    return dict(rows=_rows(_one(g[g.significance != 0]).sort_values(["set", "gap_to", "p_adjusted"])),
+                cells=list(cells.values()), sets=sorted(g.set.unique()), n_prompts=int(g.n_runs.max()),
+                groups=int(g[g.gap_to == "centroid"].group.nunique()), method_note=M.method_note(g),
+                lines=[x for x in log.strip().splitlines() if not x.startswith("wrote ")],
+                margin=float(g.margin.iloc[0]), tested=len(one), sig=n_significant(g), equivalent=eq(one))

@@ -7,10 +7,10 @@ was not computed (spbias.pages).
     python scripts/regenerate_results.py [--list] [--only STEP ...] [--skip STEP ...] [--redo] [--force]
 
 Each step builds into results/.build/ (git-ignored) and is skipped on a rerun while its inputs and spbias' code are
-unchanged (a killed run resumes). Then the built files are installed: identical files are left alone, new ones
+unchanged (a killed run resumes; after changing a step in this script, --redo --only STEP). Then the built files are installed: identical files are left alone, new ones
 written, and a committed file that differs is refused unless --force (all of them listed, none half-installed).
 """
-import argparse, contextlib, hashlib, io, json, os, sys, time
+import argparse, contextlib, io, json, os, sys
 from pathlib import Path
 os.environ.setdefault("SOURCE_DATE_EPOCH", "0")   # PDFs without a creation time: a redraw of the same figure is the same file
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,7 +19,7 @@ import pandas as pd
 from spbias.core import SpbiasError
 
 STUDY = Path("results/smollm2-135m")
-S2, ROB = STUDY/"stage2", STUDY/"robustness"
+S2, ROB, TF = STUDY/"stage2", STUDY/"robustness", STUDY/"template-families"
 PRED = S2/"predictions"
 RUNS = sorted(str(p) for p in (ROOT/STUDY/"stage2-runs").glob("smollm2/*/lr*-s1001-1015"))
 MARGIN = "0.05"   # the equivalence margin: a gap of five percentage points of a rate
@@ -45,12 +45,12 @@ def cli(*argv: str) -> str:
 def step_gaps(b: Path):
     "Gap tables: crossed (the default) unadjusted with TOST and the top-k choice; crossed in the declared families; t, papers, bootstrap, t + Holm."
     t = b/S2/"tables"; t.mkdir(parents=True, exist_ok=True)
-    log = {"crossed": cli("gaps", *_preds().split(","), "--out", t/"gaps_crossed.csv", "--margin", MARGIN, "--force",
+    log = {"crossed": cli("gaps", *_preds().split(","), "--out", t/"gaps_crossed.csv", "--margin", MARGIN,
                           "--selection", t/"gaps_crossed-selection.csv", "--runs", *RUNS),
            "crossed-declared": cli("gaps", *_preds().split(","), "--out", t/"gaps_crossed-declared.csv", "--confirmatory",
-                                   "--margin", MARGIN, "--force")}
+                                   "--margin", MARGIN)}
     for tag, flags in TAGS.items():
-        log[tag] = cli("gaps", *_preds().split(","), "--out", t/f"gaps_{tag}.csv", *flags, "--force")
+        log[tag] = cli("gaps", *_preds().split(","), "--out", t/f"gaps_{tag}.csv", *flags)
     (b/S2/"tables"/"gaps.log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
 
 
@@ -58,7 +58,7 @@ def step_table2(b: Path):
     "Table 2 from each gap table (the declared one marks each cell's family)."
     t = b/S2/"tables"
     for tag in ["crossed-declared", *TAGS]:
-        cli("table2", t/f"gaps_{tag}.csv", "--out", t/f"table2_{tag}.csv", "--force")
+        cli("table2", t/f"gaps_{tag}.csv", "--out", t/f"table2_{tag}.csv")
 
 
 def step_families(b: Path):
@@ -82,12 +82,12 @@ def step_robustness(b: Path):
     "Which gaps survive (crossed, Holm within attribute × metric; t + Holm as before), and with SemEval's sign as a condition."
     r = b/ROB; (r/"figures").mkdir(parents=True, exist_ok=True)
     log = {"stage2": cli("robustness", *_preds().split(","), "--ci", "crossed", "--out", r/"robustness_stage2.csv",
-                         "--figure", r/"figures"/"robustness_stage2.png", "--force"),
+                         "--figure", r/"figures"/"robustness_stage2.png"),
            "stage2_holm": cli("robustness", *_preds().split(","), "--ci", "t", "--adjust", "holm", "--out",
-                              r/"robustness_stage2_holm.csv", "--figure", r/"figures"/"robustness_stage2_holm.png", "--force"),
+                              r/"robustness_stage2_holm.csv", "--figure", r/"figures"/"robustness_stage2_holm.png"),
            "sst5_label-semeval": cli("robustness", _preds(["sst5"]), "--ci", "crossed", "--label",
                                      f"semeval={_preds(['semeval'])}", "--out", r/"robustness_sst5_label-semeval.csv",
-                                     "--figure", r/"figures"/"robustness_sst5_label-semeval.png", "--force")}
+                                     "--figure", r/"figures"/"robustness_sst5_label-semeval.png")}
     (r/"robustness.log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
 
 
@@ -96,8 +96,16 @@ def step_compare(b: Path):
     r = b/ROB; (r/"figures").mkdir(parents=True, exist_ok=True)
     log = cli("compare", _preds(["sst5"]), _preds(["semeval"]), "--names", "sst5,semeval", "--adjust", "holm",
               "--family", "attribute", "--out", r/"compare_sst5-semeval.csv", "--mcnemar", r/"mcnemar_sst5-semeval.csv",
-              "--figure", r/"figures"/"compare_sst5-semeval.png", "--force")
+              "--figure", r/"figures"/"compare_sst5-semeval.png")
     (r/"compare.log.json").write_text(json.dumps({"sst5-semeval": log}, indent=1, ensure_ascii=False))
+
+
+def step_template_families(b: Path):
+    "Template families (issue 35): each group against the centroid, the unmarked sentences and the other groups, declared families, TOST."
+    t = b/TF/"tables"; t.mkdir(parents=True, exist_ok=True)
+    log = cli("gaps", str(TF/"predictions"/"*_sst5.tsv.gz"), "--reference", "unmarked", "--contrasts", "--confirmatory",
+              "--margin", MARGIN, "--out", t/"gaps_declared.csv")
+    (t/"gaps.log.json").write_text(json.dumps({"declared": log}, indent=1, ensure_ascii=False))
 
 
 def step_pages(b: Path):
@@ -125,25 +133,13 @@ STEPS = {  # name: (function, inputs it reads besides spbias' code, outputs rela
                       for e in ("png", "pdf")]),
     "compare": (step_compare, [PRED], [ROB/"compare_sst5-semeval.csv", ROB/"mcnemar_sst5-semeval.csv"]
                 + [ROB/"figures"/f"compare_sst5-semeval.{e}" for e in ("png", "pdf")]),
+    "template-families": (step_template_families, [TF/"predictions"], [TF/"tables"/"gaps_declared.csv"]),
     "pages": (step_pages, [PRED, Path("scripts/pages"), Path("scripts/page_values.py"), S2/"tables"/"accuracy.csv",
                            S2/"summaries.csv"],
               [Path(str(p.relative_to(ROOT/"scripts"/"pages"))[:-3]) for p in (ROOT/"scripts"/"pages").rglob("*.j2")]),
 }
 # a page reads every table: it is rebuilt whenever one of them is
 STEPS["pages"][1].extend(o for k, (_, _, outs) in STEPS.items() if k != "pages" for o in outs if o.suffix == ".csv")
-
-
-def _files(p: Path) -> list[Path]: return sorted(x for x in p.rglob("*") if x.is_file()) if p.is_dir() else [p]
-
-
-def stamp(name: str, build: Path) -> str:
-    "A hash of spbias' code and the step's inputs (built ones from the build folder): a change redoes the step."
-    h = hashlib.sha256(name.encode())
-    for f in sorted((ROOT/"spbias").glob("*.py")) + [Path(__file__)]: h.update(f.read_bytes())
-    for i in STEPS[name][1]:
-        base = build if (build/i).exists() else ROOT   # a table an earlier step built, else a committed input
-        for f in _files(base/i): h.update(str(f.relative_to(base)).encode()); h.update(f.read_bytes())
-    return h.hexdigest()
 
 
 def main(argv=None):
@@ -160,19 +156,9 @@ def main(argv=None):
     if a.list:
         for n, (f, _, outs) in STEPS.items(): print(f"{n}: {f.__doc__}\n   " + ", ".join(map(str, outs)))
         return 0
-    from tqdm import tqdm
-    from spbias.pages import install
-    a.build.mkdir(parents=True, exist_ok=True)
-    done = a.build/"steps.json"
-    stamps = json.loads(done.read_text()) if done.is_file() else {}
-    for n in (bar := tqdm(names, desc="regenerate", unit="step")):
-        bar.set_postfix_str(n)
-        key = stamp(n, a.build)
-        if not a.redo and stamps.get(n) == key and all((a.build/o).exists() for o in STEPS[n][2]):
-            tqdm.write(f"{n}: built earlier from the same inputs, kept"); continue
-        t0 = time.time(); STEPS[n][0](a.build)
-        stamps[n] = key; done.write_text(json.dumps(stamps, indent=1))
-        tqdm.write(f"{n}: built in {time.time() - t0:.0f} s")
+    from spbias.pages import install, run_steps, _files
+    code = sorted((ROOT/"spbias").glob("*.py"))   # a step changed in this script: --redo --only STEP
+    run_steps(STEPS, a.build, ROOT, names, redo=a.redo, code=code)
     pairs = [(f, ROOT/f.relative_to(a.build)) for n in names for o in STEPS[n][2] for f in _files(a.build/o)]
     fate = install(pairs, force=a.force)
     for k, v in fate.items(): print(f"{k}: {len(v)}" + (f" ({', '.join(str(p.relative_to(ROOT)) for p in v[:8])}"

@@ -10,7 +10,7 @@ from .core import SpbiasError, atomic_write_text
 
 # %% auto #0
 __all__ = ['NUMBER', 'FILTERS', 'prose', 'allowed_phrases', 'literal_numbers', 'num', 'signed', 'pct', 'count', 'ci',
-           'check_template', 'render_page', 'write_page', 'tracked', 'install']
+           'check_template', 'render_page', 'write_page', 'tracked', 'install', 'step_stamp', 'run_steps']
 
 # %% ../nbs/51_pages.ipynb #36a14e67
 NUMBER = re.compile(r"(?<![\w./\-−])[+−-]?\d+(?:,\d{3})*(?:\.\d+)?%?(?![\w/]|[.,]\d)")
@@ -135,4 +135,48 @@ def install(pairs:list[tuple[Path, Path]], # (built file, destination)
     for src, dst in pairs:
         if dst in fate["new"] or dst in fate["replaced"]:
             dst.parent.mkdir(parents=True, exist_ok=True); shutil.copyfile(src, dst)
+    return fate
+
+# %% ../nbs/51_pages.ipynb #eee05b10
+def _files(p:Path)->list[Path]: return sorted(x for x in p.rglob("*") if x.is_file()) if p.is_dir() else [p]
+
+def step_stamp(name:str, # the step
+               inputs:list, # paths it reads, relative to `root` (or to `build` where a step built them)
+               build:Path, root:Path, # the build folder; the repository
+               code:list|None=None # code files whose change redoes every step (default: spbias' modules)
+              )->str:
+    "A hash of the code, the step's name and its inputs' paths and bytes."
+    import hashlib
+    h = hashlib.sha256(name.encode())
+    for f in code if code is not None else sorted((Path(__file__).parent).glob("*.py")): h.update(Path(f).read_bytes())
+    for i in inputs:
+        base = build if (build/i).exists() else root
+        for f in _files(base/i): h.update(str(f.relative_to(base)).encode()); h.update(f.read_bytes())
+    return h.hexdigest()
+
+def run_steps(steps:dict, # name -> (function(build), inputs, outputs), in order
+              build:Path, root:Path, # the build folder (created); the repository
+              names:list|None=None, # the steps to run (default: all)
+              redo:bool=False, # run even the steps whose stamp is unchanged
+              code:list|None=None, # see step_stamp
+              say=print)->dict[str, str]:
+    "Run the stale steps (their old outputs in `build` removed first); {name: 'built' | 'kept'}; stamps in build/steps.json."
+    import json, shutil, time
+    from tqdm.auto import tqdm
+    build = Path(build); build.mkdir(parents=True, exist_ok=True)
+    done = build/"steps.json"
+    stamps = json.loads(done.read_text()) if done.is_file() else {}
+    fate = {}
+    for n in (bar := tqdm(names or list(steps), desc="regenerate", unit="step")):
+        bar.set_postfix_str(n)
+        fn, inputs, outputs = steps[n]
+        key = step_stamp(n, inputs, build, Path(root), code)
+        if not redo and stamps.get(n) == key and all((build/o).exists() for o in outputs):
+            fate[n] = "kept"; say(f"{n}: built earlier from the same inputs, kept"); continue
+        for o in outputs:   # the build folder is staging: a step starts from none of its own old outputs
+            if (build/o).is_dir(): shutil.rmtree(build/o)
+            elif (build/o).exists(): (build/o).unlink()
+        t0 = time.time(); fn(build)
+        stamps[n] = key; atomic_write_text(done, json.dumps(stamps, indent=1))
+        fate[n] = "built"; say(f"{n}: built in {time.time() - t0:.0f} s")
     return fate
