@@ -19,7 +19,7 @@ import pandas as pd
 from spbias.core import SpbiasError
 
 STUDY = Path("results/smollm2-135m")
-S2, ROB, TF = STUDY/"stage2", STUDY/"robustness", STUDY/"template-families"
+S2, ROB, TF, SB = STUDY/"stage2", STUDY/"robustness", STUDY/"template-families", STUDY/"semeval-budget"
 PRED = S2/"predictions"
 RUNS = sorted(str(p) for p in (ROOT/STUDY/"stage2-runs").glob("smollm2/*/lr*-s1001-1015"))
 MARGIN = "0.05"   # the equivalence margin: a gap of five percentage points of a rate
@@ -108,6 +108,14 @@ def step_template_families(b: Path):
     (t/"gaps.log.json").write_text(json.dumps({"declared": log}, indent=1, ensure_ascii=False))
 
 
+def step_semeval_budget(b: Path):
+    "The budget experiment's learning curves, per-seed summaries and figure (scripts/semeval_budget_report.py, issue 25)."
+    sys.path.insert(0, str(ROOT/"scripts"))
+    import semeval_budget_report
+    with contextlib.redirect_stdout(io.StringIO()):
+        semeval_budget_report.main(["--runs", str(SB/"runs"), "--out", str(b/SB)])
+
+
 def step_pages(b: Path):
     "The pages: every scripts/pages/<path>.j2 filled from the built tables (spbias.pages refuses stray numbers)."
     sys.path.insert(0, str(ROOT/"scripts"))
@@ -134,6 +142,8 @@ STEPS = {  # name: (function, inputs it reads besides spbias' code, outputs rela
     "compare": (step_compare, [PRED], [ROB/"compare_sst5-semeval.csv", ROB/"mcnemar_sst5-semeval.csv"]
                 + [ROB/"figures"/f"compare_sst5-semeval.{e}" for e in ("png", "pdf")]),
     "template-families": (step_template_families, [TF/"predictions"], [TF/"tables"/"gaps_declared.csv"]),
+    "semeval-budget": (step_semeval_budget, [SB/"runs", Path("scripts/semeval_budget_report.py")],
+                       [SB/"curves.csv", SB/"seeds.csv", SB/"figures"/"learning_curve.png"]),
     "pages": (step_pages, [PRED, Path("scripts/pages"), Path("scripts/page_values.py"), S2/"tables"/"accuracy.csv",
                            S2/"summaries.csv"],
               [Path(str(p.relative_to(ROOT/"scripts"/"pages"))[:-3]) for p in (ROOT/"scripts"/"pages").rglob("*.j2")]),
