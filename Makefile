@@ -21,7 +21,7 @@ BENCH ?=
 PART_MIB ?= 60
 WHEELHOUSE ?=
 
-.PHONY: install demo test test-slow lab export clean-nbs bench wheelhouse
+.PHONY: install demo test test-slow lab export clean-nbs bench wheelhouse results
 
 # the environment is stale when setup.py or settings.ini (the dependencies) are newer than the last install
 $(STAMP): setup.py settings.ini
@@ -68,3 +68,8 @@ export: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/forward.py
+
+# every computed table, figure and page of results/smollm2-135m from its committed predictions (resumable; FORCE=1
+# replaces committed files that differ; ONLY="gaps pages" runs some steps)
+results: $(STAMP)
+	$(BIN)/python scripts/regenerate_results.py $(if $(FORCE),--force) $(if $(ONLY),--only $(ONLY))

@@ -43,7 +43,7 @@ def main(argv=None):
     preds = M.load_predictions(sorted(glob.glob(str(STUDY/"predictions"/"*.tsv.gz"))))
     rows, said = [], []
     for selection, keep in (("papers' top 5", True), ("degenerate skipped", False)):
-        for ci in ("t", "papers", "bootstrap"):
+        for ci in ("crossed", "t", "papers", "bootstrap"):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 gt = M.gap_table(preds, top_k=5, ci=ci, n_boot=a.n_boot, boot_seed=0, keep_degenerate=keep, log=said.append)
