@@ -31,11 +31,12 @@ def others_run_gaps(gm:pd.DataFrame, # per-group table (group_metrics)
 def others_gap(v:np.ndarray # rates [..., G] (NaN: undefined)
               )->np.ndarray:
     "Each group's mean difference to the other groups defined along the last axis: `v_g − v_h` averaged over h ≠ g."
-    d = v[..., :, None] - v[..., None, :]                                  # [..., G, G]: v_g − v_h
-    d[..., np.eye(v.shape[-1], dtype=bool)] = np.nan                       # not itself
+    out = np.empty_like(v, dtype=float)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)                    # no other group defined: NaN
-        return np.nanmean(d, axis=-1)
+        for g in range(v.shape[-1]):                                       # one group at a time: memory as v's
+            out[..., g] = np.nanmean(v[..., g:g + 1] - np.delete(v, g, axis=-1), axis=-1)
+    return out
 
 def resampled_others_gaps(N:np.ndarray, # counts [P prompts, T templates, G groups, 9 cells]
                           w_prompt:np.ndarray, w_template:np.ndarray, # [B, P] and [B, T] draw counts
