@@ -11,7 +11,7 @@ from .predictions import KEYS, METRICS, group_metrics, rates, run_gaps
 from .intervals import ALPHA, SUMMARY_KEYS, interval, summarise, testable, _across
 
 # %% auto #0
-__all__ = ['template_counts', 'resampled_gaps', 'bootstrap_p', 'bootstrap_summary', 'reference_run_gaps',
+__all__ = ['template_counts', 'resampled_contrast', 'resampled_gaps', 'bootstrap_p', 'bootstrap_summary', 'reference_run_gaps',
            'resampled_reference_gaps', 'reference_bootstrap_summary']
 
 # %% ../nbs/22b_bootstrap.ipynb #8329ba08
@@ -39,23 +39,31 @@ def template_counts(df:pd.DataFrame # predictions with run and template_id
     return out
 
 # %% ../nbs/22b_bootstrap.ipynb #c84f355e
+def resampled_contrast(N:np.ndarray, # counts [P prompts, T templates, G groups, 9 cells]
+                       w_prompt:np.ndarray, # [B, P] times each prompt is drawn
+                       w_template:np.ndarray, # [B, T] times each template is drawn
+                       gap, # rates [B, P, G] (NaN: undefined) -> each group's gap [B, P, G]
+                       metrics:list[str]=METRICS)->dict[str, np.ndarray]:
+    "Per metric, each group's `gap` of the rates over the drawn templates, averaged over the drawn prompts: `[B, G]`."
+    C = np.einsum("bt,ptgc->bpgc", w_template.astype(float), N.astype(float), optimize=True)   # [B, P, G, 9]
+    B, P, G = C.shape[:3]
+    r, out = rates(C.reshape(-1, 3, 3)), {}
+    for m in metrics:
+        with warnings.catch_warnings():
+            # a prompt with no defined group in a resample: NaN centroid
+            warnings.simplefilter("ignore", RuntimeWarning)
+            g = gap(r[m].reshape(B, P, G))
+        w = w_prompt[:, :, None] * np.isfinite(g)              # [B, P, G]: a prompt counts where its gap is defined
+        out[m] = np.divide((w * np.nan_to_num(g)).sum(1), w.sum(1), out=np.full((B, G), np.nan), where=w.sum(1) > 0)
+    return out
+
 def resampled_gaps(N:np.ndarray, # counts [P prompts, T templates, G groups, 9 cells]
                    w_prompt:np.ndarray, # [B, P] times each prompt is drawn
                    w_template:np.ndarray, # [B, T] times each template is drawn
                    metrics:list[str]=METRICS, centroid:str="mean")->dict[str, np.ndarray]:
     "Per metric, the mean gap of each group over the drawn prompts in each resample: `[B, G]`."
-    C = np.einsum("bt,ptgc->bpgc", w_template.astype(float), N.astype(float), optimize=True)   # [B, P, G, 9]
-    B, P, G = C.shape[:3]
-    r, out = rates(C.reshape(-1, 3, 3)), {}
-    for m in metrics:
-        v = r[m].reshape(B, P, G)
-        with warnings.catch_warnings():
-            # a prompt with no defined group in a resample: NaN centroid
-            warnings.simplefilter("ignore", RuntimeWarning)
-            gap = v - (np.nanmean if centroid == "mean" else np.nanmedian)(v, axis=2, keepdims=True)
-        w = w_prompt[:, :, None] * np.isfinite(gap)            # [B, P, G]: a prompt counts where its gap is defined
-        out[m] = np.divide((w * np.nan_to_num(gap)).sum(1), w.sum(1), out=np.full((B, G), np.nan), where=w.sum(1) > 0)
-    return out
+    middle = np.nanmean if centroid == "mean" else np.nanmedian
+    return resampled_contrast(N, w_prompt, w_template, lambda v: v - middle(v, axis=2, keepdims=True), metrics)
 
 def bootstrap_p(means:np.ndarray, # resampled mean gaps (NaN: undefined in that resample)
                 n_boot:int)->float:
@@ -124,14 +132,7 @@ def resampled_reference_gaps(N:np.ndarray, # counts [P prompts, T templates, G g
                              ref:int, # index of the reference group
                              metrics:list[str]=METRICS)->dict[str, np.ndarray]:
     "Per metric, each group's mean gap to group `ref` over the drawn prompts in each resample: `[B, G]`."
-    C = np.einsum("bt,ptgc->bpgc", w_template.astype(float), N.astype(float), optimize=True)
-    B, P, G = C.shape[:3]
-    r, out = rates(C.reshape(-1, 3, 3)), {}
-    for m in metrics:
-        v = r[m].reshape(B, P, G); gap = v - v[:, :, ref:ref + 1]
-        w = w_prompt[:, :, None] * np.isfinite(gap)
-        out[m] = np.divide((w * np.nan_to_num(gap)).sum(1), w.sum(1), out=np.full((B, G), np.nan), where=w.sum(1) > 0)
-    return out
+    return resampled_contrast(N, w_prompt, w_template, lambda v: v - v[:, :, ref:ref + 1], metrics)
 
 def reference_bootstrap_summary(preds:pd.DataFrame,
                                 gaps:pd.DataFrame, # as bootstrap_summary, with the reference group in preds

@@ -9,10 +9,10 @@ import numpy as np, pandas as pd
 from .core import SpbiasError
 from .predictions import KEYS, METRICS, DEGENERATE_SHARE, group_metrics, rates, select_groups, top_runs
 from .intervals import ALPHA, summarise, _finish, _check_adjust, _check_family, ci_method
-from .bootstrap import _boot_table, _require_template_ids
+from .bootstrap import _boot_table, _require_template_ids, resampled_contrast
 
 # %% auto #0
-__all__ = ['CONTRASTS', 'others_run_gaps', 'resampled_others_gaps', 'contrast_text', 'others_tables']
+__all__ = ['CONTRASTS', 'others_run_gaps', 'others_gap', 'resampled_others_gaps', 'contrast_text', 'others_tables']
 
 # %% ../nbs/22g_contrasts.ipynb #9da0e9f4
 def others_run_gaps(gm:pd.DataFrame, # per-group table (group_metrics)
@@ -28,21 +28,22 @@ def others_run_gaps(gm:pd.DataFrame, # per-group table (group_metrics)
     long["gap"] = long.value - long.centroid
     return long
 
+def others_gap(v:np.ndarray # rates [..., G] (NaN: undefined)
+              )->np.ndarray:
+    "Each group's mean difference to the other groups defined along the last axis: `v_g − v_h` averaged over h ≠ g."
+    out = np.empty_like(v, dtype=float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)                    # no other group defined: NaN
+        for g in range(v.shape[-1]):                                       # one group at a time: memory as v's
+            out[..., g] = np.nanmean(v[..., g:g + 1] - np.delete(v, g, axis=-1), axis=-1)
+    return out
+
 def resampled_others_gaps(N:np.ndarray, # counts [P prompts, T templates, G groups, 9 cells]
                           w_prompt:np.ndarray, w_template:np.ndarray, # [B, P] and [B, T] draw counts
                           metrics:list[str]=METRICS)->dict[str, np.ndarray]:
     "Per metric, each group's mean gap to the mean of the other groups over the drawn prompts in each resample: `[B, G]`."
-    C = np.einsum("bt,ptgc->bpgc", w_template.astype(float), N.astype(float), optimize=True)
-    B, P, G = C.shape[:3]
-    r, out = rates(C.reshape(-1, 3, 3)), {}
-    for m in metrics:
-        v = r[m].reshape(B, P, G); ok = np.isfinite(v)
-        total, n = np.nansum(v, axis=2, keepdims=True), ok.sum(2, keepdims=True)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            gap = v - (total - np.nan_to_num(v)) / (n - ok)
-        w = w_prompt[:, :, None] * np.isfinite(gap)
-        out[m] = np.divide((w * np.nan_to_num(gap)).sum(1), w.sum(1), out=np.full((B, G), np.nan), where=w.sum(1) > 0)
-    return out
+    return resampled_contrast(N, w_prompt, w_template, others_gap, metrics)
+
 
 # %% ../nbs/22g_contrasts.ipynb #26080763
 CONTRASTS = {"centroid": "group − {centroid} of its attribute's groups, itself included (the papers' gap)",

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError
 from .harness import lm_eval_results, lm_eval_model, lm_eval_samples, field, read_log, parse_map
+from .intervals import adjust_array
 
 # %% auto #0
 __all__ = ['ALPHA', 'BBQ_METHOD', 'CROWS_METHOD', 'cluster_mean', 'bbq_table', 'bbq_scores', 'crows_table', 'crows_compare',
@@ -60,7 +61,6 @@ BBQ_METHOD = ("mean of z (+1 biased, −1 other, 0 UNKNOWN); CR1 cluster-robust 
 def bbq_scores(table:pd.DataFrame, # bbq_table rows (one or more models and runs)
                alpha:float=ALPHA)->pd.DataFrame:
     "BBQ's s_AMB and s_DIS (Parrish et al. 2022) per model, run, category and context, clustered CIs, Holm per run."
-    from statsmodels.stats.multitest import multipletests
     z = table.kind.map({"biased": 1, "counter": -1, "unknown": 0})
     rows = []
     for (m, r, c, ctx), g in table.assign(z=z).groupby(["model", "run_id", "category", "context"], sort=True):
@@ -69,10 +69,7 @@ def bbq_scores(table:pd.DataFrame, # bbq_table rows (one or more models and runs
         rows.append(dict(model=m, run_id=r, category=c, context=ctx, score_name="s_AMB" if amb else "s_DIS",
                          accuracy=g.correct.mean(), **cluster_mean(use.z, use.template, alpha)))
     out = pd.DataFrame(rows)
-    out["p_holm"] = np.nan
-    for _, g in out.groupby(["model", "run_id"]):
-        ok = g.p_value.notna()
-        if ok.any(): out.loc[g.index[ok], "p_holm"] = multipletests(g.p_value[ok], method="holm")[1]
+    out["p_holm"] = adjust_array(out.p_value, "holm", [out.model, out.run_id])   # rows without a p-value: NaN
     out["family"] = "categories × contexts of one model run (Holm)"
     out["method"] = BBQ_METHOD
     return out
@@ -101,7 +98,6 @@ def crows_compare(a:pd.DataFrame, b:pd.DataFrame, # crows_table rows of model A 
     "Per bias type (and all): each model's stereotype share and A − B, paired over the pairs; Holm over bias types."
     from scipy import stats
     from statsmodels.stats.contingency_tables import mcnemar
-    from statsmodels.stats.multitest import multipletests
     ka, kb = set(a.pair), set(b.pair)
     if ka != kb:
         raise SpbiasError(f"the two logs score different pairs ({len(ka - kb)} only in A, {len(kb - ka)} only in B).",
@@ -119,8 +115,7 @@ def crows_compare(a:pd.DataFrame, b:pd.DataFrame, # crows_table rows of model A 
                          p_value=float(mcnemar(tab, exact=True).pvalue)))
     out = pd.DataFrame(rows)
     types = out.bias_type != "all"
-    out["p_holm"] = np.nan
-    out.loc[types, "p_holm"] = multipletests(out.p_value[types], method="holm")[1]
+    out["p_holm"] = adjust_array(out.p_value.where(types), "holm")   # the "all" row: unadjusted, no p_holm
     out["family"] = np.where(types, f"the {int(types.sum())} bias types (Holm)", "all pairs, unadjusted")
     out["method"] = CROWS_METHOD
     return out

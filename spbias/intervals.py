@@ -13,8 +13,8 @@ from .predictions import KEYS, METRICS, group_metrics, run_gaps, select_groups, 
 # %% auto #0
 __all__ = ['CI_METHODS', 'ALPHA', 'SD_TINY', 'ADJUST', 'FAMILIES', 'FAMILY', 'FAMILY_ALIASES', 'MIRROR_TOL', 'MIRROR_CI_TOL',
            'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'FAMILY_COLUMNS', 'SUMMARY_KEYS', 'ci_method', 'testable',
-           'interval', 'family_name', 'adjust_pvalues', 'significance', 'mirror_of', 'family_sizes', 'n_significant',
-           'summarise', 'per_run_gaps']
+           'interval', 'family_name', 'adjust_array', 'adjust_pvalues', 'significance', 'mirror_of', 'family_sizes',
+           'n_significant', 'summarise', 'per_run_gaps']
 
 # %% ../nbs/22a_intervals.ipynb #117b2127
 CI_METHODS = {"t": "Student t", "papers": "normal, z = 1.96 (the papers)",
@@ -88,6 +88,23 @@ def _no_gc(f, *args, **kw):
     from unittest import mock
     with mock.patch.object(gc, "collect", lambda *a, **k: 0): return f(*args, **kw)
 
+def adjust_array(p, # p-values (NaN: no test)
+                 adjust:str="holm", # "none", "holm", "bh" or "by"
+                 groups=None # one family label per p-value, or a list of such arrays (None: one family)
+                )->np.ndarray:
+    "p-values adjusted within each family (statsmodels' multipletests, without its gc.collect); NaN stays NaN."
+    _check_adjust(adjust)
+    p = np.asarray(p, float)
+    if ADJUST[adjust] is None: return p.copy()
+    from statsmodels.stats.multitest import multipletests
+    several = isinstance(groups, (list, tuple)) and len(groups) and all(np.ndim(g) == 1 for g in groups)
+    keys = (np.zeros(len(p)) if groups is None else [np.asarray(g) for g in groups] if several else np.asarray(groups))
+    out = np.full_like(p, np.nan)
+    for idx in pd.Series(p).groupby(keys, sort=False).indices.values():   # a NaN label: no family, left NaN
+        idx = idx[~np.isnan(p[idx])]
+        if len(idx): out[idx] = _no_gc(multipletests, p[idx], alpha=ALPHA, method=ADJUST[adjust])[1]
+    return out
+
 def adjust_pvalues(t:pd.DataFrame, # the family's columns and p_value
                    adjust:str="none", # "none", "holm", "bh" or "by"
                    family:str="attribute" # "attribute", "metric" or "all" (FAMILIES; old name "set")
@@ -97,11 +114,8 @@ def adjust_pvalues(t:pd.DataFrame, # the family's columns and p_value
     _check_adjust(adjust); _check_family(family); family = family_name(family)
     p = t.p_value.to_numpy(float)
     if ADJUST[adjust] is None: return p.copy()
-    from statsmodels.stats.multitest import multipletests
-    out, twin = np.full_like(p, np.nan), _twins(t)
-    for idx in t.groupby(FAMILIES[family], sort=False).indices.values():
-        idx = idx[~np.isnan(p[idx]) & (twin[idx] < 0)]
-        if len(idx): out[idx] = _no_gc(multipletests, p[idx], alpha=ALPHA, method=ADJUST[adjust])[1]
+    twin = _twins(t)
+    out = adjust_array(np.where(twin < 0, p, np.nan), adjust, [t[c].to_numpy() for c in FAMILIES[family]])
     return np.where(twin >= 0, out[np.maximum(twin, 0)], out)
 
 def significance(t:pd.DataFrame, # gap_mean, ci_low, ci_high, p_value (and p_adjusted with an adjustment)

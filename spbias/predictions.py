@@ -4,10 +4,10 @@
 
 # %% ../nbs/22_predictions.ipynb #52ea98d7
 from __future__ import annotations
-import csv, glob, gzip, json, warnings, zlib
+import csv, glob, gzip, io, json, warnings, zlib
 from pathlib import Path
 import numpy as np, pandas as pd
-from .core import SpbiasError, load_table
+from .core import SpbiasError
 from .checks import check_utf8, load_table_or_fail
 from .harness import log_kind, read_log
 from .schemas import check_table, check_text, numeric_view
@@ -25,20 +25,28 @@ __all__ = ['PAPERS_SELECTION', 'SELECT_HOW', 'DISTRIBUTION_COLUMNS', 'expand_inp
            'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS', 'METRICS', 'KEYS', 'PREDICTIONS']
 
 # %% ../nbs/22_predictions.ipynb #d5ff04bb
-def _parse(path:Path, text:dict)->pd.DataFrame:
+def _parse(path:Path, text:dict, src=None # the file's bytes (a BytesIO, decompressed); None: read from path
+          )->pd.DataFrame:
     "A predictions file as written, in the format its extension names (a damaged parquet: an error naming it)."
     if path.suffix.lower() == ".parquet":
         df = load_table_or_fail(path, "predictions file")
         keys = [c for c in BASE_COLUMNS + ["template_id"] if c in df]
-        df = df.fillna({c: "" for c in keys}).astype({c: str for c in keys})
-    elif path.suffix.lower() == ".csv":
-        df = load_table(path, keep_default_na=False, low_memory=False, dtype=text,
-                        na_values={c: ["", "nan", "NaN", "NA"] for c in OPTIONAL_COLUMNS})
-    else:
-        # the published format
-        df = pd.read_csv(path, sep="\t", quoting=csv.QUOTE_NONE, keep_default_na=False, low_memory=False,
-                           dtype=text, na_values={c: ["", "nan", "NaN", "NA"] for c in OPTIONAL_COLUMNS})
-    return df
+        return df.fillna({c: "" for c in keys}).astype({c: str for c in keys})
+    kw = dict(keep_default_na=False, low_memory=False, dtype=text,
+              na_values={c: ["", "nan", "NaN", "NA"] for c in OPTIONAL_COLUMNS})
+    if path.suffix.lower() == ".csv": return pd.read_csv(path if src is None else src, **kw)
+    # the published format
+    return pd.read_csv(path if src is None else src, sep="\t", quoting=csv.QUOTE_NONE, **kw)
+
+def _text_table(path:Path, text:dict)->pd.DataFrame:
+    "A .tsv, .tsv.gz or .csv read once: its bytes decoded once and its lines checked, then pandas parses those bytes."
+    data = path.read_bytes()
+    if path.suffix.lower() == ".gz": data = gzip.decompress(data)
+    try: decoded = data.decode("utf-8-sig")
+    except UnicodeDecodeError: check_utf8(data, path, "predictions file"); raise   # the line and byte, named
+    check_text(decoded, str(path), "," if path.suffix.lower() == ".csv" else "\t")   # line ends, fields per line
+    del decoded
+    return _parse(path, text, io.BytesIO(data))   # the same bytes (pandas skips a byte-order mark)
 
 def _read_one(path:Path)->pd.DataFrame:
     path = Path(path)
@@ -52,11 +60,8 @@ def _read_one(path:Path)->pd.DataFrame:
     try:
         if log_kind(path) is not None: df = read_log(path)   # a harness log: spbias.harness
         else:
-            if path.suffix.lower() != ".parquet":   # its lines first: the encoding, line endings, fields per line
-                data = gzip.decompress(path.read_bytes()) if path.suffix.lower() == ".gz" else path.read_bytes()
-                check_utf8(data, path, "predictions file")
-                check_text(data.decode("utf-8-sig"), str(path), "," if path.suffix.lower() == ".csv" else "\t")
-            df = _parse(path, text)
+            # its lines first (the encoding, line endings, fields per line), from the text pandas then parses
+            df = _parse(path, text) if path.suffix.lower() == ".parquet" else _text_table(path, text)
     except (EOFError, gzip.BadGzipFile, zlib.error) as e:  # a .tsv.gz cut short or damaged
         raise SpbiasError(f"predictions file {path} is a damaged or cut-short gzip file ({e}).",
                           "copy or write the file again (spbias predict --out NAME.tsv.gz).") from None
