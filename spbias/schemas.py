@@ -57,7 +57,7 @@ def one_spelling(column:str, # the name column, e.g. "group"
 
 # %% ../nbs/00a_schemas.ipynb #4141bc3d
 def _value(v)->str:
-    s = repr(v)
+    s = repr(v.item() if isinstance(v, np.generic) else v)   # a number as written: 2.0, not np.float64(2.0)
     return s if len(s) <= 60 else s[:57] + "..."
 
 def table_error(e:pa.errors.SchemaErrors, # pandera's errors (validated with lazy=True)
