@@ -61,13 +61,14 @@ def satisfies(names:tuple, classes:tuple, constraints:list)->bool:
     return True
 
 # %% ../nbs/21_apes.ipynb #396add13
-def _table(path, flag:str, made_by:str, **kw)->pd.DataFrame:
-    "A table file that exists, is not empty, whose lines `check_text` accepts (a CSV or TSV), and that parses."
+def _table(path, flag:str, made_by:str, warn_cut:bool=True, **kw)->pd.DataFrame:
+    ("A table file that exists, is not empty, whose lines `check_text` accepts (a CSV or TSV), and that parses; with "
+     "`warn_cut`, a warning when it does not end with a line break (APES's own templates files do not).")
     from spbias.checks import check_input_file, load_table_or_fail
     p = check_input_file(path, flag, made_by)
     with open(p, "rb") as f:
         f.seek(-1, 2); cut = f.read(1) not in (b"\n", b"\r")
-    if cut:  # pandas and our own commands end every row with a line break: a file without one lost its end
+    if cut and warn_cut:  # pandas and our own commands end every row with a line break: a file without one lost its end
         warnings.warn(f"{flag} {p} does not end with a line break: was it cut short? Its last row is read as it is.")
     if p.suffix.lower() in (".csv", ".tsv"):   # line endings, fields per line, cell size: named by line
         check_text(p.read_bytes().decode("utf-8-sig"), f"{flag} {p}", "\t" if p.suffix.lower() == ".tsv" else ",")
@@ -133,7 +134,7 @@ def _template(row:dict, where:str, domains:Path, cache:dict)->dict:
 
 def read_apes_templates(path, flag:str="--templates", made_by:str="an APES templates CSV")->pd.DataFrame:
     "An APES templates CSV read (its lines checked first: `_table`) and validated through `APES_TEMPLATES`."
-    df = _table(path, flag, made_by, dtype=str, keep_default_na=False)
+    df = _table(path, flag, made_by, False, dtype=str, keep_default_na=False)
     if len(df) == 0 and not {"template_id", "template_text", "label"} - set(df):
         raise SpbiasError(f"{flag} {path} holds a header and no templates.", "add at least one template row.")
     blank = df.apply(lambda c: c.where(c.str.strip() != ""))   # an empty cell: "is empty", where the column needs one
