@@ -275,7 +275,8 @@ case("table2/ok", "table2", TB, GT, expected="ok")
 table_cases("table2/gaps", "table2", TB, "g.csv", "gaps.csv")
 for k, col, v in (("significance-yes", "significance", "yes"), ("significance-0.5", "significance", "0.5"),
                   ("gap-nan", "gap_mean", "nan"), ("p-value-2", "p_value", "2"), ("metric-bogus", "metric", "bogus"),
-                  ("n-runs-x", "n_runs", "x")):
+                  ("n-runs-x", "n_runs", "x"), ("n-runs-negative", "n_runs", "-1"), ("group-space", "group", "old "),
+                  ("p-adjusted-x", "p_adjusted", "x")):   # issue 42: GAP_TABLE's rules
     case(f"table2/gaps-{k}", "table2", TB, [*GT, ("cell", "g.csv", col, v, 0)])
 case("table2/gaps-no-significance", "table2", TB, [*GT, ("dropcol", "g.csv", "significance")])
 case("table2/metrics-bogus", "table2", [*TB, "--metrics", "bogus"], GT)
@@ -349,7 +350,10 @@ for k, steps in {"missing": [("rm", "a.csv")], "empty": [("empty", "a.csv")], "h
                  "truncated": [("truncate", "a.csv", 0.5)], "latin1": [("latin1", "a.csv", "worse")], "bom": [("bom", "a.csv")],
                  "label-maybe": [("cell", "a.csv", "label", "Maybe", 0)], "param-missing-file": [("cell", "a.csv", "param_1", "nope.csv", 0)],
                  "domains-missing": [("rm", "dom")], "domains-file": [("rm", "dom"), ("write", "dom", "x\n")],
-                 "domain-empty": [("empty", "dom/gender.csv")], "domain-latin1": [("latin1", "dom/gender.csv", "men")]}.items():
+                 "domain-empty": [("empty", "dom/gender.csv")], "domain-latin1": [("latin1", "dom/gender.csv", "men")],
+                 # issue 42: APES_TEMPLATES' rules
+                 "id-empty": [("cell", "a.csv", "template_id", "", 0)], "param-empty": [("cell", "a.csv", "param_1", "", 0)],
+                 "negation-unknown": [("cell", "a.csv", "negation_of", "zz", 0)]}.items():
     case(f"apes-generate/{k}", "apes generate", AG, [*AT, *steps])
 case("apes-generate/out-exists", "apes generate", AG, [*AT, ("write", "ex.csv", "mine\n")])
 AP = ["apes", "predict", "--model", M, "--examples", "{t}/ex.csv", "--out", "{t}/ap.csv"]
@@ -377,6 +381,7 @@ for k, steps in {"missing": [("rm", "ap.csv")], "empty": [("empty", "ap.csv")], 
                  "prediction-maybe": [("cell", "ap.csv", "prediction", "Maybe", 0)],
                  "confidence-7.5": [("cell", "ap.csv", "confidence", "7.5", 0)],
                  "confidence-nan": [("cell", "ap.csv", "confidence", "nan", 0)],
+                 "label-maybe": [("cell", "ap.csv", "label", "maybe", 0)],   # issue 42: APES_PREDICTIONS' rules
                  "duplicates": [("dup", "ap.csv")], "folder": [("rm", "ap.csv"), ("mkdir", "ap.csv")]}.items():
     case(f"apes-report/{k}", "apes report", AR, [*AQ, *steps])
 case("apes-report/templates-missing", "apes report", [*AR, "--templates", "{t}/nope.csv"], AQ)

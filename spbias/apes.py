@@ -6,11 +6,13 @@
 from __future__ import annotations
 import argparse, csv, itertools, re, sys, warnings
 from pathlib import Path
-import pandas as pd
+import numpy as np, pandas as pd, pandera.pandas as pa
 from .core import SpbiasError, atomic_write_text, save_table
+from .schemas import check_table, check_text, numbers, rule
 
 # %% auto #0
-__all__ = ['load_domain', 'parse_constraints', 'satisfies', 'load_apes_templates', 'generate_apes', 'check_templates_file',
+__all__ = ['APES_TEMPLATES', 'APES_EXAMPLES', 'APES_PREDICTIONS', 'load_domain', 'parse_constraints', 'satisfies',
+           'read_apes_templates', 'load_apes_templates', 'generate_apes', 'check_templates_file',
            'check_predict_inputs', 'check_report_inputs', 'one_answer_warning', 'main']
 
 # %% ../nbs/21_apes.ipynb #2cf52179
@@ -59,50 +61,92 @@ def satisfies(names:tuple, classes:tuple, constraints:list)->bool:
     return True
 
 # %% ../nbs/21_apes.ipynb #396add13
+def _table(path, flag:str, made_by:str, warn_cut:bool=True, **kw)->pd.DataFrame:
+    ("A table file that exists, is not empty, whose lines `check_text` accepts (a CSV or TSV), and that parses; with "
+     "`warn_cut`, a warning when it does not end with a line break (APES's own templates files do not).")
+    from spbias.checks import check_input_file, load_table_or_fail
+    p = check_input_file(path, flag, made_by)
+    with open(p, "rb") as f:
+        f.seek(-1, 2); cut = f.read(1) not in (b"\n", b"\r")
+    if cut and warn_cut:  # pandas and our own commands end every row with a line break: a file without one lost its end
+        warnings.warn(f"{flag} {p} does not end with a line break: was it cut short? Its last row is read as it is.")
+    if p.suffix.lower() in (".csv", ".tsv"):   # line endings, fields per line, cell size: named by line
+        check_text(p.read_bytes().decode("utf-8-sig"), f"{flag} {p}", "\t" if p.suffix.lower() == ".tsv" else ",")
+    return load_table_or_fail(p, flag, **kw)
+
 _SLOT = re.compile(r"#(\d+)")
+_PARAM = re.compile(r"param_(\d+)")
+
+def _slots(df, i)->list: return sorted({int(s) for s in _SLOT.findall(str(df.template_text[i]))})
+def _params(df, i)->dict:
+    "The row's filled param_k columns: {k: domain file name}."
+    return {int(m[1]): str(v).strip() for c in df if (m := _PARAM.fullmatch(c))
+            and not pd.isna(v := df[c][i]) and str(v).strip()}
+def _each_row(ok):
+    "A rule on rows from `ok(df, i) -> bool`."
+    return lambda df: pd.Series([bool(ok(df, i)) for i in df.index], index=df.index)
+def _tid(df, i): return f"template {str(df.template_id[i]).strip()!r}"
+def _unslotted(df, i): return [s for s in _slots(df, i) if s not in _params(df, i)]
+def _unused(df, i): return [k for k in _params(df, i) if k not in _slots(df, i)]
+def _ids(df): return set(df.template_id.astype(str).str.strip())
+def _negates(df, i)->str: return str(df.negation_of[i]).strip() if "negation_of" in df and not pd.isna(df.negation_of[i]) \
+    else ""
+def _original(df, i): return int(np.argmax(df.template_id.astype(str).str.strip().eq(_negates(df, i)).to_numpy()))
+def _same_params(df, i)->bool:
+    n = _negates(df, i)
+    if not n or n not in _ids(df): return True   # (no template of that id: its own rule names it)
+    o = _original(df, i); return [_params(df, i)[k] for k in sorted(_params(df, i))] == \
+        [_params(df, o)[k] for k in sorted(_params(df, o))]
+
+_YES_NO = rule(lambda s: s.astype(str).str.strip().str.casefold().isin(["yes", "no"]), "not Yes or No",
+               "write Yes or No in the label column.")
+APES_TEMPLATES = pa.DataFrameSchema(
+    {"template_id": pa.Column(None, metadata={"empty": "give every template its own id."}),
+     "template_text": pa.Column(None, metadata={"empty": "write the statement, with slots #1 … #n."}),
+     "label": pa.Column(None, _YES_NO, metadata={"empty": "write Yes or No in the label column."})},
+    checks=[rule(_each_row(lambda df, i: not _unslotted(df, i)), lambda df, i: f"{_tid(df, i)}: slot "
+                 f"#{_unslotted(df, i)[0]} has no param_{_unslotted(df, i)[0]}",
+                 "fill column param_N with a domain file name for each slot #N."),
+            rule(_each_row(lambda df, i: not _unused(df, i)), lambda df, i: f"{_tid(df, i)}: param_{_unused(df, i)[0]} "
+                 f"is set but the text has no slot #{_unused(df, i)[0]}", "add the slot to the text or clear the param."),
+            rule(_each_row(lambda df, i: _slots(df, i) == list(range(1, len(_slots(df, i)) + 1))),
+                 lambda df, i: f"{_tid(df, i)}: slots {_slots(df, i)} are not numbered #1..#n",
+                 "number the slots from #1 without gaps."),
+            rule(_each_row(lambda df, i: _negates(df, i) in _ids(df) | {""}), lambda df, i: f"{_tid(df, i)}: negation_of "
+                 f"{_negates(df, i)!r} is no template_id of the file", "name the id of the template this one negates."),
+            rule(_each_row(_same_params), lambda df, i: f"{_tid(df, i)}: its params "
+                 f"{list(_params(df, i).values())} differ from those of {_negates(df, i)!r} "
+                 f"{list(_params(df, _original(df, i)).values())}",
+                 "a negated template must use the same domains as its original.")],
+    unique=["template_id"],
+    metadata={"header": "use the header template_id,template_text,param_1,...,constraints,label[,negation_of].",
+              "unique": "give every template its own id."})
 
 def _template(row:dict, where:str, domains:Path, cache:dict)->dict:
-    "One validated template row (`where` names file, row and id for errors)."
-    slots = sorted({int(s) for s in _SLOT.findall(row["template_text"])})
-    params = {int(c.split("_")[1]): v.strip() for c, v in row.items() if re.fullmatch(r"param_\d+", c) and v.strip()}
-    for s in slots:
-        if s not in params: raise SpbiasError(f"{where}slot #{s} has no param_{s}.", f"fill column param_{s} with a domain file name.")
-    for k in params:
-        if k not in slots: raise SpbiasError(f"{where}param_{k} is set but the text has no slot #{k}.", f"add #{k} to the text or clear param_{k}.")
-    if slots != list(range(1, len(slots) + 1)): raise SpbiasError(f"{where}slots {slots} are not numbered #1..#n.", "number the slots from #1 without gaps.")
-    label = row["label"].strip().capitalize()
-    if label not in ("Yes", "No"): raise SpbiasError(f"{where}label {row['label']!r} is not Yes or No.", "write Yes or No in the label column.")
-    for s in slots:
-        if params[s] not in cache: cache[params[s]] = load_domain(domains, params[s], where)
-    return dict(id=row["template_id"].strip(), text=row["template_text"], params=[params[s] for s in slots],
-                domains=[cache[params[s]] for s in slots], label=label, where=where,
-                constraints=parse_constraints(row.get("constraints", ""), len(slots), where),
+    "One template row (checked by `APES_TEMPLATES`) with its domains read and constraints parsed."
+    df = pd.DataFrame([row]); params = _params(df, 0)
+    for p in params.values():
+        if p not in cache: cache[p] = load_domain(domains, p, where)
+    return dict(id=row["template_id"].strip(), text=row["template_text"], params=[params[s] for s in sorted(params)],
+                domains=[cache[params[s]] for s in sorted(params)], label=row["label"].strip().capitalize(),
+                where=where, constraints=parse_constraints(row.get("constraints", ""), len(params), where),
                 negation_of=row.get("negation_of", "").strip())
+
+def read_apes_templates(path, flag:str="--templates", made_by:str="an APES templates CSV")->pd.DataFrame:
+    "An APES templates CSV read (its lines checked first: `_table`) and validated through `APES_TEMPLATES`."
+    df = _table(path, flag, made_by, False, dtype=str, keep_default_na=False)
+    if len(df) == 0 and not {"template_id", "template_text", "label"} - set(df):
+        raise SpbiasError(f"{flag} {path} holds a header and no templates.", "add at least one template row.")
+    blank = df.apply(lambda c: c.where(c.str.strip() != ""))   # an empty cell: "is empty", where the column needs one
+    return check_table(blank, APES_TEMPLATES, f"{flag} {path}", row="row", shown=df).fillna("")
 
 def load_apes_templates(path:Path, # templates CSV
                         domains:Path # domains folder
                        )->list[dict]:
     "Validated templates: dicts with id, text, params, domains (entries per slot), constraints, label, negation_of."
-    path = Path(path)
-    if not path.is_file(): raise SpbiasError(f"templates file {path} not found.", "pass --templates FILE.csv.")
-    from spbias.checks import check_input_file, load_table_or_fail
-    df = load_table_or_fail(check_input_file(path, "--templates", "an APES templates CSV"), "--templates", dtype=str,
-                            keep_default_na=False)
-    missing = {"template_id", "template_text", "label"} - set(df.columns)
-    if missing: raise SpbiasError(f"{path}: missing columns {sorted(missing)}.", "use the header template_id,template_text,param_1,...,constraints,label[,negation_of].")
-    if len(df) == 0: raise SpbiasError(f"{path} holds a header and no templates.", "add at least one template row.")
-    out, cache = {}, {}
-    for r, row in enumerate(df.to_dict("records"), 1):
-        where = f"{path}, row {r} (template_id {row['template_id'].strip()!r}): "
-        t = _template(row, where, domains, cache)
-        if not t["id"] or t["id"] in out: raise SpbiasError(f"{where}empty or duplicate template_id.", "give every template its own id.")
-        out[t["id"]] = t
-    for t in out.values():
-        if not t["negation_of"]: continue
-        o = out.get(t["negation_of"])
-        if o is None: raise SpbiasError(f"{t['where']}negation_of {t['negation_of']!r} is no template_id of the file.", "name the id of the template this one negates.")
-        if o["params"] != t["params"]: raise SpbiasError(f"{t['where']}its params {t['params']} differ from those of {o['id']!r} {o['params']}.", "a negated template must use the same domains as its original.")
-    return list(out.values())
+    df, cache = read_apes_templates(path), {}
+    return [_template(row, f"--templates {path}, row {r}: template {row['template_id'].strip()!r}: ", domains, cache)
+            for r, row in enumerate(df.to_dict("records"), 1)]
 
 # %% ../nbs/21_apes.ipynb #17c8af20
 def generate_apes(templates:Path, # templates CSV
@@ -135,24 +179,25 @@ def generate_apes(templates:Path, # templates CSV
 # %% ../nbs/21_apes.ipynb #15ffb0d7
 _EXAMPLES = "the CSV written by `spbias apes generate`"
 _PREDICTIONS = "the CSV written by `spbias apes predict`"
+def _yes_no(made_by:str)->pa.Check:
+    "A label Yes or No (any case: APES's files write both): another would count every answer as wrong."
+    return rule(lambda s: s.astype(str).str.strip().str.casefold().isin(["yes", "no"]), "not Yes or No",
+                f"pass {made_by}, or write Yes or No in that row's label.")
 
-def _table(path, flag:str, made_by:str, **kw)->pd.DataFrame:
-    "A table file that exists, is not empty and parses."
-    from spbias.checks import check_input_file, load_table_or_fail
-    p = check_input_file(path, flag, made_by)
-    with open(p, "rb") as f:
-        f.seek(-1, 2); cut = f.read(1) not in (b"\n", b"\r")
-    if cut:  # pandas and our own commands end every row with a line break: a file without one lost its end
-        import warnings
-        warnings.warn(f"{flag} {p} does not end with a line break: was it cut short? Its last row is read as it is.")
-    return load_table_or_fail(p, flag, **kw)
+APES_EXAMPLES = pa.DataFrameSchema({"label": pa.Column(None, _yes_no(_EXAMPLES))},
+                                   metadata={"header": f"pass {_EXAMPLES}."})
+APES_PREDICTIONS = pa.DataFrameSchema(
+    {"label": pa.Column(None, _yes_no(_PREDICTIONS)),
+     "prediction": pa.Column(None, rule(lambda s: s.isin(["Yes", "No", ""]), "not Yes, No or empty (no answer)",
+                                        f"pass {_PREDICTIONS}, or fix that row.")),
+     **{c: pa.Column(None, numbers(lambda v: v.between(0, 1), "not a number in [0, 1]",
+                                   f"pass {_PREDICTIONS}, or fix that row."), nullable=True, required=False)
+        for c in ("confidence", "p_yes", "p_no")}},
+    metadata={"header": f"pass {_PREDICTIONS}."})
 
 def check_templates_file(path, flag:str="--templates")->None:
-    "A templates CSV `spbias apes predict/report` can take domains from."
-    t = _table(path, flag, "the templates CSV the examples were generated from", dtype=str, keep_default_na=False)
-    if missing := [c for c in ("template_id", "template_text") if c not in t]:
-        raise SpbiasError(f"{flag} {path} has no column(s) {missing} (it has: {', '.join(map(str, t.columns))}).",
-                          "pass the templates CSV the examples were generated from.")
+    "A templates CSV `spbias apes predict/report` can take domains from, checked through `APES_TEMPLATES`."
+    read_apes_templates(path, flag, "the templates CSV the examples were generated from")
 
 def check_predict_inputs(examples, # --examples
                          prompt:str, # --prompt, as typed (\\n for a newline)
@@ -166,7 +211,7 @@ def check_predict_inputs(examples, # --examples
                           f"pass {_EXAMPLES}.")
     if len(ex) == 0: raise SpbiasError(f"--examples {examples} holds a header and no rows.",
                                        "generate the statements again with `spbias apes generate`.")
-    _check_labels(ex, f"--examples {examples}", _EXAMPLES)
+    check_table(ex, APES_EXAMPLES, f"--examples {examples}", row="row")
     if "{statement}" not in prompt:
         raise SpbiasError(f"--prompt {prompt!r} has no {{statement}}: every statement would get the same prompt.",
                           "put {statement} where the statement goes, e.g. --prompt 'Q: {statement}\\nA:'.")
@@ -185,37 +230,14 @@ def check_predict_inputs(examples, # --examples
                               "pass one of those seeds, or drop --seed for the best one.")
     if templates is not None: check_templates_file(templates)
 
-def _check_labels(t:pd.DataFrame, what:str, made_by:str):
-    "Refuse a label that is not Yes or No (any case: APES's files write both): its answer would count as wrong."
-    bad = ~t.label.astype(str).str.strip().str.casefold().isin(["yes", "no"])
-    if bad.any():
-        i = int(bad.to_numpy().argmax())
-        raise SpbiasError(f"{what}: row {i + 1} has label {t.label.iloc[i]!r}, and a label is Yes or No "
-                          f"({int(bad.sum())} row(s) like it).", f"pass {made_by}, or fix those rows.")
-
 def check_report_inputs(predictions, templates=None)->pd.DataFrame:
-    "The predictions `spbias apes report` reads; a file (or --templates) it cannot use refused before it writes."
+    "The predictions `spbias apes report` reads, checked through `APES_PREDICTIONS`; --templates checked too."
     pred = _table(predictions, "PREDICTIONS", _PREDICTIONS, keep_default_na=False,
                   na_values={"confidence": [""], "p_yes": [""], "p_no": [""]})
-    if missing := [c for c in ("label", "prediction") if c not in pred]:
-        raise SpbiasError(f"PREDICTIONS {predictions} lacks the column(s) {missing}.", f"pass {_PREDICTIONS}.")
-    if len(pred) == 0: raise SpbiasError(f"PREDICTIONS {predictions} holds a header and no rows.",
-                                         f"pass {_PREDICTIONS} (its rows were lost?).")
-    _check_labels(pred, f"PREDICTIONS {predictions}", _PREDICTIONS)
-    bad = ~pred.prediction.astype(str).isin(["Yes", "No", ""])
-    if bad.any():
-        i = int(bad.to_numpy().argmax())
-        raise SpbiasError(f"PREDICTIONS {predictions}: row {i + 1} has prediction {pred.prediction.iloc[i]!r}, and an "
-                          f"answer is Yes, No or empty ({int(bad.sum())} row(s) like it).",
-                          f"pass {_PREDICTIONS}, or fix those rows.")
-    for c in ("confidence", "p_yes", "p_no"):
-        if c not in pred: continue
-        v = pd.to_numeric(pred[c], errors="coerce")
-        bad = (v.isna() & pred[c].notna()) | (v < 0) | (v > 1)
-        if bad.any():
-            i = int(bad.to_numpy().argmax())
-            raise SpbiasError(f"PREDICTIONS {predictions}: row {i + 1} has {c} {pred[c].iloc[i]}, not a number in "
-                              f"[0, 1] ({int(bad.sum())} row(s) like it).", f"pass {_PREDICTIONS}, or fix those rows.")
+    if len(pred) == 0 and {"label", "prediction"} <= set(pred):
+        raise SpbiasError(f"PREDICTIONS {predictions} holds a header and no rows.",
+                          f"pass {_PREDICTIONS} (its rows were lost?).")
+    check_table(pred, APES_PREDICTIONS, f"PREDICTIONS {predictions}", row="row")
     if templates is not None: check_templates_file(templates)
     return pred
 

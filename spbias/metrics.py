@@ -26,9 +26,10 @@ from .power import add_mde, mde_line
 
 # %% auto #0
 __all__ = ['ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'FAMILY_TEXTS_OLD', 'DEFAULT_CI_TEXT', 'gap_table', 'gap_tables',
-           'method_note', 'family_note', 'one_group_warning', 'table2', 'table2_wide', 'check_gap_table',
-           'gap_tables_by', 'default_ci', 'main_gaps', 'read_gaps', 'main_table2', 'COVERAGE_FLOOR', 'coverage_file',
-           'measured_coverage', 'coverage_warning', 'METHOD_ORDER', 'coverage_advice']
+           'method_note', 'family_note', 'one_group_warning', 'table2', 'table2_wide', 'gap_tables_by', 'default_ci',
+           'main_gaps', 'main_table2', 'COVERAGE_FLOOR', 'coverage_file', 'measured_coverage', 'coverage_warning',
+           'METHOD_ORDER', 'coverage_advice', 'GAP_TABLE', 'PER_RUN_GAPS', 'check_gap_table', 'read_gaps',
+           'read_per_run']
 
 # %% ../nbs/22c_metrics.ipynb #03c8ec7d
 def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
@@ -200,60 +201,9 @@ def table2_wide(t2:pd.DataFrame)->pd.DataFrame:
     return w
 
 # %% ../nbs/22c_metrics.ipynb #e9c855e5
-def check_gap_table(gaps, # the table `metrics.read_gaps` read
-                    path:str|Path, flag:str="GAPS",
-                    metrics:tuple=()): # metrics the command counts: each must be in the table
-    ("Refuse a table that is no gap table (a predictions file, say), one without rows, a row without its keys, of an "
-     "unknown metric, with a significance other than -1/0/1, a measured gap that is NaN, a p-value outside [0, 1], or "
-     "a second row of the same gap; or one without the metrics asked for.")
-    make = f"make one with `spbias gaps PREDICTIONS.tsv --out gaps.csv`, then pass gaps.csv."
-    if {"y_true", "y_pred"} <= set(gaps.columns):
-        raise SpbiasError(f"{flag} {path} is a predictions file, not a gap table.", make)
-    missing = [c for c in GAP_COLUMNS if c not in gaps.columns]
-    if missing: raise SpbiasError(f"{flag} {path} is not a gap table: it lacks the column(s) {missing}.", make)
-    if len(gaps) == 0: raise SpbiasError(f"{flag} {path} holds a header and no rows.", make)
-    remake = "remake it with `spbias gaps` (a file cut short or edited by hand?)."
-    row = lambda bad: int(np.argmax(np.asarray(bad))) + 1   # the first offending data row, counted from 1
-    for c in ("model", "dataset", "category", "group", "metric"):
-        bad = gaps[c].isna() | gaps[c].astype(str).str.strip().eq("")
-        if bad.any(): raise SpbiasError(f"{flag} {path}, data row {row(bad)}: {c} is empty.", remake)
-    bad = ~gaps.metric.isin(METRICS)
-    if bad.any():
-        raise SpbiasError(f"{flag} {path}, data row {row(bad)}: metric is {gaps.metric[bad].iloc[0]!r}, not one "
-                          f"`spbias gaps` writes ({', '.join(METRICS)}).", remake)
-    for c, ok, what in (("significance", lambda v: v.isin([-1, 0, 1]), "-1, 0 or 1"),
-                        ("n_runs", lambda v: (v >= 0) & (v == v.round()), "a whole number")):
-        v = pd.to_numeric(gaps[c], errors="coerce"); bad = ~ok(v)
-        if bad.any():
-            x = gaps[c][bad].iloc[0]; x = repr(x) if isinstance(x, str) else str(getattr(x, "item", lambda: x)())
-            raise SpbiasError(f"{flag} {path}, data row {row(bad)}: {c} is {x}, not {what}.",
-                              remake)
-        gaps = gaps.assign(**{c: v.astype(int)})
-    gap = pd.to_numeric(gaps.gap_mean, errors="coerce")   # no gap only where no prompt measured one (n_runs 0)
-    bad = ~np.isfinite(gap) & (gaps.n_runs > 0)
-    if bad.any():
-        raise SpbiasError(f"{flag} {path}, data row {row(bad)}: gap_mean is {gaps.gap_mean[bad].iloc[0]}, though "
-                          f"{gaps.n_runs[bad].iloc[0]} prompt(s) measured it.", remake)
-    for c in ("p_value", "p_adjusted"):
-        if c not in gaps: continue
-        v = pd.to_numeric(gaps[c], errors="coerce"); bad = ~((v >= 0) & (v <= 1)) & gaps[c].notna()
-        if bad.any():
-            raise SpbiasError(f"{flag} {path}, data row {row(bad)}: {c} is {gaps[c][bad].iloc[0]}, not a p-value in "
-                              "[0, 1].", remake)
-    keys = [c for c in ("set", "gap_to") if c in gaps] + ["model", "dataset", "category", "group", "metric"]
-    dup = gaps.duplicated(keys)
-    if dup.any():
-        first = row(gaps[keys].eq(gaps[keys][dup].iloc[0]).all(axis=1))
-        what = ", ".join(f"{c} {gaps[c][dup].iloc[0]}" for c in keys)
-        raise SpbiasError(f"{flag} {path}, data row {row(dup)}: a second row of the same gap ({what}; the first is "
-                          f"data row {first}), which Table 2 would count twice.",
-                          "keep one row per gap: remake it with `spbias gaps` (two tables joined?).")
-    bad = sorted(set(metrics) - set(gaps.metric))
-    if bad:
-        raise SpbiasError(f"{flag} {path} holds no rows of metric(s) {bad} (it has "
-                          f"{', '.join(sorted(map(str, gaps.metric.unique())))}).",
-                              "pass --metrics with metrics the table holds.")
-    return gaps
+# the gap table and per-run gaps files: declared (pandera) and read in spbias.gap_format, re-exported here
+from .gap_format import GAP_TABLE, PER_RUN_GAPS, check_gap_table, read_gaps, read_per_run
+_all_ = ["GAP_TABLE", "PER_RUN_GAPS", "check_gap_table", "read_gaps", "read_per_run"]
 
 # %% ../nbs/22c_metrics.ipynb #b9555b5b
 def _reference_tables(preds, reference, top_k, select, ci, adjust, metrics, n_boot, boot_seed, family="attribute",
@@ -396,25 +346,6 @@ def main_gaps(argv:list[str]|None=None)->int:
     return 0
 
 # %% ../nbs/22c_metrics.ipynb #0cfd7f5f
-def read_gaps(path:str|Path, flag:str="gap table")->pd.DataFrame:
-    ("A gap table CSV (group names such as 'NA' stay text); a file that cannot be parsed, or a row with fewer fields "
-     "than the header (cut short), is an error naming it.")
-    from spbias.checks import load_table_or_fail
-    if not Path(path).is_file(): raise SpbiasError(f"{flag} {path} not found.", "run `spbias gaps` first.")
-    num = ["gap_mean", "ci_low", "ci_high", "p_value", "p_adjusted", "value_mean"]
-    if Path(path).suffix.lower() in (".csv", ".tsv"):   # pandas fills a row cut short with NaN: count its fields
-        import csv
-        from spbias.checks import check_utf8
-        data = Path(path).read_bytes(); check_utf8(data, path, flag)
-        delim, quoting = ("\t", csv.QUOTE_NONE) if Path(path).suffix.lower() == ".tsv" else (",", csv.QUOTE_MINIMAL)
-        rows = list(csv.reader(data.decode("utf-8").splitlines(), delimiter=delim, quoting=quoting))
-        for i, r in enumerate(rows[1:], 1):
-            if r and len(r) < len(rows[0]):
-                raise SpbiasError(f"{flag} {path}, data row {i}: {len(r)} fields, and the header has {len(rows[0])} "
-                                  f"(the file was cut mid-row?).",
-                                  "remake it with `spbias gaps` (or restore the whole file).")
-    return load_table_or_fail(Path(path), flag, keep_default_na=False, na_values={c: ["", "nan", "NaN"] for c in num})
-
 def main_table2(argv:list[str]|None=None)->int:
     "`spbias table2`: net count of models with significant gaps per group, dataset and metric."
     from spbias.cli import HelpFormatter, ArgumentParser

@@ -39,15 +39,19 @@ def top_seeds(seeds:list[dict], k:int|None,
               keep_degenerate:bool=False, # keep degenerate seeds (the papers' own selection)
               share:float=DEGENERATE_SHARE, # the one-class share of validation answers that makes a seed degenerate
               log=None, # where the lines about skipped seeds and ties go (default: warnings.warn)
-              majority:float|None=None # the run's validation majority share (`predictions.majority_share` of its config)
+              majority:float|None=None, # the run's validation majority share (`predictions.majority_share` of its config)
+              listed:list|None=None # the seeds the run's config lists (None: `seeds`); `load_run` names the unfinished
              )->list[dict]:
     "The k usable seeds by `predictions.choose_prompts` (degenerate ones skipped, ties reported); all when k is falsy."
     if not k: return seeds
     log = log or warnings.warn
     ok = [s for s in seeds if usable(s["summary"])]
-    if len(ok) < k:
-        warnings.warn(f"only {len(ok)} of the requested top {k} seeds finished with a finite validation accuracy: "
-                      f"scoring {len(ok)}.")
+    nan, n = [s["seed"] for s in seeds if not usable(s["summary"])], len(seeds if listed is None else listed)
+    if len(ok) < k and (nan or n < k):   # one line per event: unfinished seeds are load_run's line, not repeated here
+        why = [f"seed(s) {nan} finished without a finite validation accuracy"] * bool(nan) + \
+              [f"the run has {n} seed(s)"] * (n < k)
+        warnings.warn(f"only {len(ok)} of the requested top {k} seeds can be scored ({'; '.join(why)}): scoring "
+                      f"{len(ok)}.")
     if not ok:
         raise SpbiasError("no seed of the run finished with a finite validation accuracy.",
                           "check the run's summaries (status); tune again.")
@@ -157,7 +161,7 @@ def predict_run(run_dir:str|Path, # a run folder
     run = config["run"]
     _check_columns(table)
     y = _labels(table.label)  # the data is checked before the model loads
-    seeds = top_seeds(seeds, top_k, keep_degenerate, share, log, majority_share(config))
+    seeds = top_seeds(seeds, top_k, keep_degenerate, share, log, majority_share(config), run["seeds"])
     bad = [s["seed"] for s in seeds if not usable(s["summary"])]
     if bad: warnings.warn(f"seed(s) {bad} of {run_dir} did not finish with a finite validation accuracy "
                           f"(status {[_status(s) for s in seeds if s['seed'] in bad]}): "

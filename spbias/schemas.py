@@ -57,7 +57,7 @@ def one_spelling(column:str, # the name column, e.g. "group"
 
 # %% ../nbs/00a_schemas.ipynb #4141bc3d
 def _value(v)->str:
-    s = repr(v)
+    s = repr(v.item() if isinstance(v, np.generic) else v)   # a number as written: 2.0, not np.float64(2.0)
     return s if len(s) <= 60 else s[:57] + "..."
 
 def table_error(e:pa.errors.SchemaErrors, # pandera's errors (validated with lazy=True)
@@ -146,7 +146,13 @@ def check_text(text:str, # the file's text (decoded, byte-order mark dropped)
             raise SpbiasError(f"{where}: column {dup[0]!r} appears twice in the header (columns "
                               f"{header.index(dup[0]) + 1} and {header.index(dup[0], header.index(dup[0]) + 1) + 1}).",
                               "rename or delete one of them.")
+        end = rows.line_num
         for r in rows:
+            start, end = end + 1, rows.line_num   # the lines this row spans (more than one: a quoted line break)
+            if r and len(r) != len(header) and any("\n" in x for x in r):   # a quote that swallowed line breaks
+                raise SpbiasError(f"{where}, line{f's {start}-{end}' if end > start else f' {start}'}: a quote is left "
+                                  f"open (the row reads as {len(r)} of the header's {len(header)} fields).",
+                                  f"close the quote on line {start}, or delete it.")
             if r and len(r) != len(header):
                 more = len(r) > len(header)
                 n, w = len(r), len(header)

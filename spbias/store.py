@@ -7,11 +7,41 @@ from __future__ import annotations
 import json, posixpath, time
 from pathlib import Path
 import spbias
+from pydantic import BaseModel, ConfigDict, NonNegativeFloat, NonNegativeInt, StrictStr
 from .core import SpbiasError, atomic_write_json, repo_root
 from .run import is_unfinished_checkpoint
+from .schemas import check_declared
 
 # %% auto #0
-__all__ = ['MANIFEST', 'is_url', 'out_root', 'out_fs', 'write_manifest', 'is_complete', 'upload_run', 'download_run']
+__all__ = ['MANIFEST', 'Manifest', 'read_manifest', 'is_url', 'out_root', 'out_fs', 'write_manifest', 'is_complete', 'upload_run',
+           'download_run']
+
+# %% ../nbs/40a_store.ipynb #1ac49acb
+class Manifest(BaseModel):
+    "`manifest.json` of a finished run (written last by `write_manifest`): the keys a sweep reads are declared."
+    model_config = ConfigDict(extra="allow")   # more keys may come with later versions
+    run_id: StrictStr
+    config_hash: StrictStr
+    files: dict[str, NonNegativeInt]   # every file of the run folder (relative path) and its size in bytes
+    parameters: dict = {}
+    seconds: NonNegativeFloat | None = None
+    location: StrictStr | None = None
+    spbias_version: StrictStr | None = None
+    finished: StrictStr | None = None
+
+_MANIFEST_FIX = ("delete the manifest to run the run again (its files stay; it resumes from its checkpoints), or "
+                 "restore it.")
+
+def read_manifest(fs, path:str, # a filesystem and the manifest's path on it
+                  where:str|None=None # the file as the errors name it (default: its path)
+                 )->Manifest|None:
+    "A run's manifest validated through `Manifest`; None when there is none. A damaged one is refused in one line."
+    where = f"manifest {where or path}"
+    try: text = fs.cat_file(path)
+    except FileNotFoundError: return None
+    try: obj = json.loads(text)
+    except ValueError as e: raise SpbiasError(f"{where} is not valid JSON ({e}).", _MANIFEST_FIX) from None
+    return check_declared(obj, Manifest, where, {"": _MANIFEST_FIX})
 
 # %% ../nbs/40a_store.ipynb #33cf85f0
 MANIFEST = "manifest.json"
@@ -60,11 +90,11 @@ def _run_fs(run:Run, out):
     return fsspec.filesystem("file"), run.folder(out).resolve().as_posix()
 
 def is_complete(run:Run, out:Path|str)->bool:
-    "True when the run folder holds a manifest of this config and every file it lists (out: a folder or a URL)."
+    ("True when the run folder holds a manifest of this config and every file it lists (out: a folder or a URL); a "
+     "damaged manifest is refused (`read_manifest`).")
     fs, folder = _run_fs(run, out)  # a URL, or the same checks on the local disk
-    try: m = json.loads(fs.cat_file(f"{folder}/{MANIFEST}"))
-    except (OSError, ValueError): return False
-    return m.get("config_hash") == run.config_hash and set(m.get("files", {})) <= _files_under(fs, folder)
+    m = read_manifest(fs, f"{folder}/{MANIFEST}", f"{out}/{run.run_id}/{MANIFEST}" if is_url(out) else None)
+    return m is not None and m.config_hash == run.config_hash and set(m.files) <= _files_under(fs, folder)
 
 def _files_under(fs, folder:str)->set[str]:
     "The files below `folder` on `fs`, as paths relative to it."

@@ -12,11 +12,11 @@ from .schemas import check_table, check_text, one_spelling, rule, stripped
 
 
 # %% auto #0
-__all__ = ['PLACEHOLDER', 'WRITTEN_ARTICLE', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'BIAS_COLUMNS', 'TEMPLATE_FILE', 'BIAS_SET',
-           'UNMARKED', 'BUILTIN_SETS', 'article', 'parse_placeholder', 'fill', 'slot_form', 'term_forms', 'forms',
-           'ours_layout', 'load_layout', 'load_lexicon', 'load_names', 'load_templates', 'generate_attribute',
-           'generate', 'save_bias_set', 'load_bias_set', 'check_bias_set', 'unmarked_sentence', 'bias_source',
-           'subsample_bias_set', 'bias_set', 'set_of_file', 'predictions_by_set']
+__all__ = ['PLACEHOLDER', 'WRITTEN_ARTICLE', 'CZARNOWSKA_LAYOUT', 'ATTRIBUTES', 'POS_VALUES', 'CZARNOWSKA_LEXICON',
+           'BIAS_COLUMNS', 'TEMPLATE_FILE', 'BIAS_SET', 'UNMARKED', 'BUILTIN_SETS', 'article', 'parse_placeholder',
+           'fill', 'slot_form', 'term_forms', 'forms', 'ours_layout', 'load_layout', 'load_lexicon', 'load_names',
+           'load_templates', 'generate_attribute', 'generate', 'save_bias_set', 'load_bias_set', 'check_bias_set',
+           'unmarked_sentence', 'bias_source', 'subsample_bias_set', 'bias_set', 'set_of_file', 'predictions_by_set']
 
 # %% ../nbs/20_templates.ipynb #7fbcfbd4
 PLACEHOLDER = re.compile(r"\{(a:)?([A-Za-z][A-Za-z_]*)\}")
@@ -170,14 +170,43 @@ def _countries(df:pd.DataFrame, spec:dict)->pd.DataFrame:
     adjs = pd.DataFrame({"term": df[adj].values, "pos": "adj", "group": grp.values})
     return pd.concat([names, adjs[adjs.term != ""]]).reset_index(drop=True)
 
+POS_VALUES = ["adj", "n", "pp", "name"]   # a term's part of speech (`term_forms`); a row with an empty POS is left out
+
+def _groups_of_term(df):
+    "True on a row unless an earlier row gives its term another (non-empty) group."
+    if "GROUP" not in df: return pd.Series(True, index=df.index)
+    g = df.GROUP.where(df.GROUP != ""); first = g.groupby(df.TERM, sort=False).transform("first")
+    return g.isna() | g.eq(first)
+
+def _term_row(df, i): return int((df.TERM.eq(df.TERM[i]) & df.GROUP.ne("")).to_numpy().argmax()) + 1
+
+CZARNOWSKA_LEXICON = pa.DataFrameSchema(   # Czarnowska et al.'s identity-term CSVs (and ours), read by `load_lexicon`
+    {"TERM": pa.Column(None, metadata={"empty": "write the term, or delete the row."}),
+     "POS": pa.Column(None, rule(lambda s: s.isin(POS_VALUES + [""]), f"not {', '.join(POS_VALUES)} or empty",
+                                 "write the term's part of speech as adj, n, pp or name (a misspelt one, like an "
+                                 "empty one, would leave the term out)."), required=False)},
+    checks=[rule(_groups_of_term, lambda df, i: f"the term {df.TERM[i]!r} is in group {df.GROUP[i]}, and in group "
+                 f"{df.GROUP[_term_row(df, i) - 1]} (<row> {_term_row(df, i)})",
+                 "give each term one group (its sentences would count for both).")],
+    metadata={"header": "give it a header row with TERM (and GROUP, POS)."})
+
+def _country_table(column:str)->pa.DataFrameSchema:
+    "A countries table grouped by quantiles of `column`: a value there is a number (thousands commas allowed) or empty."
+    return pa.DataFrameSchema({"TERM": CZARNOWSKA_LEXICON.columns["TERM"], column: pa.Column(None, rule(
+        lambda s: s.eq("") | pd.to_numeric(s.str.replace(",", ""), errors="coerce").notna(), "not a number or empty",
+        f"write {column} as a number, or leave it empty (the country is then left out)."))},
+        metadata={"header": f"give it a header row with TERM and {column}."})
+
 def load_lexicon(path:Path, # lexicon CSV with a TERM column
                  spec:dict, # the attribute's layout entry
                  hyphenate:bool=True # the original loader's spaces → hyphens in columns other than TERM
                 )->pd.DataFrame:
-    "Usable terms of a lexicon: columns term, pos (adj|n|pp|name), group."
-    df = _normalise(_read_csv(path), spec.get("group_column", "GROUP"), hyphenate)
-    if "TERM" not in df:
-        raise SpbiasError(f"lexicon {path} has no TERM column.", "give it a header row with TERM (and GROUP, POS).")
+    "Usable terms of a lexicon (checked through `CZARNOWSKA_LEXICON`): columns term, pos (adj|n|pp|name), group."
+    raw = _read_csv(path)
+    df = _normalise(raw, spec.get("group_column", "GROUP"), hyphenate)
+    schema = _country_table(spec["group_by"]["column"]) if "group_by" in spec else CZARNOWSKA_LEXICON
+    check_table(df.assign(TERM=df.TERM.where(df.TERM != "")) if "TERM" in df else df, schema, f"lexicon {path}",
+                row="row", shown=raw)
     if "group_by" in spec: return _countries(df, spec["group_by"])
     for col, vals in spec.get("exclude", {}).items():
         if col in df: df = df[~df[col].isin(vals)]
@@ -185,7 +214,7 @@ def load_lexicon(path:Path, # lexicon CSV with a TERM column
     for col, val in spec.get("name_if", {"SEM": "religion"}).items():
         if col in df: pos = pos.where(df[col] != val, "name")
     out = pd.DataFrame({"term": df.TERM, "pos": pos, "group": df.get("GROUP", "")})
-    out = out[(out.group != "") & out.pos.isin(spec.get("pos", ["adj", "n", "pp", "name"]))]
+    out = out[(out.group != "") & out.pos.isin(spec.get("pos", POS_VALUES))]
     if out.empty:
         raise SpbiasError(f"lexicon {path} has no usable terms.", "give terms a GROUP and a POS of adj, n, pp or name.")
     return out.reset_index(drop=True)
