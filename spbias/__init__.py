@@ -40,6 +40,7 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `bootstrap` (22b): the two-level bootstrap over prompts and templates, for centroid gaps and for gaps to a reference group.
 - `metrics` (22c): gaps — the gap table CSV with 95% CIs, its method note and coverage warning; the papers' Table 2; `spbias gaps` and `spbias table2`.
 - `coverage` (22c0): the coverage benchmark read back: the warning under a gap table for every model and tuning set whose n measured below 93%, and `spbias gaps --help`'s advice.
+- `gap_format` (22c1): the gap table and per-run gaps files — their pandera schemas (`GAP_TABLE`, `PER_RUN_GAPS`) and readers (`read_gaps`, `check_gap_table`, `read_per_run`); `spbias.metrics` re-exports them.
 - `crossed` (22d): prompts, templates and identity terms as crossed random effects — each sentence's identity term from its template's fillings, variance components by the method of moments (checked against statsmodels), the `crossed` interval (`spbias gaps`' default) and a design's SE.
 - `multiplicity` (22e): declared families — confirmatory Holm in the Table 2 cells, exploratory Benjamini–Yekutieli.
 - `simulate` (22e): crossed prompt × template × term designs with known truth and every interval method of `spbias gaps` vectorised over replicates: the coverage benchmark's engine.
@@ -49,6 +50,7 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `selection` (22h): what the top-k choice does to each gap; the validation SE at the cut.
 - `claims` (22i): the `spbias gaps` flags `--confirmatory`, `--margin`, `--contrasts`, `--selection`.
 - `compare` (23): compare — two sets of prompts on the same bias set: the difference of their gaps (Welch's t, paired bootstrap over templates), McNemar per prompt pair.
+- `compare_figure` (23a): compare's figure — each difference's interval at its adjustment's level (Holm step levels, FCR), so a filled marker and an interval clear of 0 agree.
 - `robustness` (24): robustness — does each gap survive: sign across prompts, spread across prompts and templates, each interval method, other probes; group rank stability.
 - `harness` (25): harness — lm-evaluation-harness and Inspect logs read into the predictions table; a mapping names category, group and template.
 - `harness_bias` (25a): harness_bias — BBQ bias scores with template-clustered CIs and CrowS-Pairs model A vs B from lm-eval logs; `spbias harness`.
@@ -64,6 +66,7 @@ between them. The package docstring (`help(spbias)`) holds the same list, writte
 - `demo` (42): the whole pipeline offline on a small machine.
 - `gpu_study` (44): the accelerator study's cost model (FLOPs, measured throughput, the plan within a budget) and its packs across lent machines.
 - `study` (50): the first real study, read from its published results.
+- `pages` (51): results pages from computed tables, refused when their text holds a number not computed.
 - `cli` (99): the `spbias` console script, one subcommand per stage.
 """
 __version__ = "0.1.0"

@@ -271,7 +271,8 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tune)
             raise SpbiasError(f"seed(s) {miss} of {run_dir} have no finished prompt (finished: {sorted(have)}).",
                               "pick a finished seed, or let the run finish.")
         chosen = [have[s] for s in seeds]
-    else: chosen = top_seeds(found, top_k, keep_degenerate, share, log, majority_share(config))   # as predict and gaps choose
+    else:   # as predict and gaps choose; the unfinished seeds are load_run's to name
+        chosen = top_seeds(found, top_k, keep_degenerate, share, log, majority_share(config), listed=config["run"]["seeds"])
     for w in said: warnings.warn(w.message, w.category)  # not refused: the run's notes, said now
     one = seeds is not None and len(seeds) == 1
     dests = [Path(out) if one else Path(out)/f"seed-{s['seed']}" for s in chosen]
