@@ -230,7 +230,8 @@ def error_rates(pred:pd.DataFrame # predictions table with domain, label, negate
         o, n = g[~g.negated].error, g[g.negated].error
         return {"n_original": len(o), "n_negated": len(n), "error_rate_original": o.mean() if len(o) else np.nan,
                 "error_rate_negated": n.mean() if len(n) else np.nan, "error_rate_overall": g.error.mean()}
-    rows = [{"domain": d, **rates(g)} for d, g in df.groupby("domain", sort=True)] + [{"domain": "all", **rates(df)}]
+    rows = [{"domain": d, **rates(g)} for d, g in df.groupby("domain", sort=True) if d != "all"]   # "all": the last row
+    rows.append({"domain": "all", **rates(df)})
     return pd.DataFrame(rows)
 
 # %% ../nbs/30_probe.ipynb #06cf1650
