@@ -72,8 +72,13 @@ def ci_methods()->tuple[str, ...]:
     from spbias.intervals import CI_METHODS
     return tuple(CI_METHODS)
 
-def default_ci()->str:
-    "The interval method `spbias gaps` uses by default (`metrics.gap_table`'s), which `survives` uses unless told."
+def default_ci(preds:pd.DataFrame|None=None # the predictions (template ids attached); None: gap_table's default
+              )->str:
+    ("The interval method `spbias gaps` uses by default, which `survives` uses unless told: crossed where every row has "
+     "a template id, else t (`metrics.default_ci`); without predictions, `metrics.gap_table`'s default.")
+    if preds is not None:
+        from spbias.metrics import default_ci as gaps_default
+        return gaps_default(preds)
     import inspect
     return inspect.signature(gap_table).parameters["ci"].default
 
@@ -169,10 +174,11 @@ def robustness_table(preds:pd.DataFrame, # predictions (load_predictions)
      " per template set where the predictions have `set` (a first column), as `spbias gaps` does.")
     import warnings
     log = log or warnings.warn
-    ci = ci_method(ci or default_ci())
-    if ci not in ci_methods(): raise SpbiasError(f"ci {ci!r} is unknown.", f"use one of: {', '.join(ci_methods())}.")
+    if ci is not None and ci_method(ci) not in ci_methods():
+        raise SpbiasError(f"ci {ci!r} is unknown.", f"use one of: {', '.join(ci_methods())}.")
     preds, line = attach_template_ids(preds)
     if line: log(line)
+    ci = ci_method(ci or default_ci(preds))   # as spbias gaps: crossed with template ids, else t
     labelled = dict(labelled or {})
     for k in labelled:
         labelled[k], line = attach_template_ids(labelled[k], what=f"--label {k}")
@@ -336,9 +342,9 @@ def main(argv:list[str]|None=None)->int:
                     help="NAME=PATH: another probe kind or template family to agree with (repeatable; "
                          "PATH: files, folders or patterns joined by commas)")
     add_prompt_choice_arguments(ap)
-    ap.add_argument("--ci", choices=list(ci_methods()), default=default_ci(),
+    ap.add_argument("--ci", choices=list(ci_methods()), default=None,
                     help="the interval method `survives` rests on, and the labelled inputs' significance (default: "
-                    "spbias gaps' own)")
+                    "spbias gaps' own: crossed where every row has a template id, else t)")
     ap.add_argument("--adjust", choices=list(ADJUST), default="holm",
                     help="adjust p-values within each --family (every method); survives needs the adjusted p < 0.05")
     ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
