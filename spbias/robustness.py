@@ -247,7 +247,7 @@ def robustness_note(t:pd.DataFrame)->str:
                "signs)" if labels else "") + _margin_note(t, labels))
 
 def _margin_note(t:pd.DataFrame, labels:list)->str:
-    m = t.margin.iloc[0] if "margin" in t else np.nan
+    m = pd.to_numeric(t.margin, errors="coerce").iloc[0] if "margin" in t else np.nan   # a table read back: "" is none
     if not np.isfinite(m): return ""
     return (f"; equivalent: TOST within ±{m:g} under {t.survival_ci.iloc[0]} (α = 0.05 per gap, unadjusted)"
             + ("; a pair significant on neither side: 'equivalent (no flip)' where both are equivalent, else "
