@@ -286,7 +286,15 @@ def crossed_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k p
     out = _across(gaps).merge(pd.DataFrame(rows), on=SUMMARY_KEYS, how="left")
     ok = testable(out.se, out.n_runs)
     crit = stats.t.ppf(1 - ALPHA / 2, np.where(ok, out.df, 1))
-    out["ci_low"], out["ci_high"] = out.gap_mean - crit * out.se, out.gap_mean + crit * out.se
+    # a gap between two rates lies in [−1, 1]: an interval on very few df (a term variance from few terms) stops there
+    out["ci_low"] = np.maximum(out.gap_mean - crit * out.se, -1.0)
+    out["ci_high"] = np.minimum(out.gap_mean + crit * out.se, 1.0)
+    few = ok & (out.df < 2)
+    if log and few.any():
+        r = out[few].iloc[0]
+        log(f"{int(few.sum())} crossed interval(s) rest on under 2 Satterthwaite df (e.g. {r.group}, {r.metric}: "
+            f"df {r.df:.2f}): a term variance estimated from few terms, hardly above its interactions; they are wide "
+            "(every crossed CI is clipped to [−1, 1], the range of a gap between two rates)")
     with np.errstate(divide="ignore", invalid="ignore"):
         p = 2 * stats.t.sf(np.abs(out.gap_mean / out.se), np.where(ok, out.df, 1))
     out["p_value"] = np.where(ok, p, np.nan)

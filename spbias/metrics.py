@@ -270,8 +270,8 @@ def _reference_tables(preds, reference, top_k, select, ci, adjust, metrics, n_bo
     selected = pd.MultiIndex.from_frame(gm[["category", "group"]])
     kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(selected)]
     if ci == "crossed":   # each group over its terms against the reference (held fixed where it has one term)
-        return add_mde(_finish(crossed_summary(kept, gaps, "mean", metrics, reference=reference), ci, adjust,
-                               family)), gaps
+        t = crossed_summary(kept, gaps, "mean", metrics, log=log, reference=reference)
+        return add_mde(_finish(t, ci, adjust, family)), gaps
     return add_mde(_finish(reference_bootstrap_summary(kept, gaps, reference, n_boot, boot_seed, metrics), ci, adjust,
                            family)), gaps
 
