@@ -98,7 +98,7 @@ def anova3(Y:np.ndarray # [..., P, T, K]: one value per prompt, template and ter
                 SS_E=ss(Y - mpt - mpk - mtk + mp + mt + mk - m), df_E=(P - 1) * (T - 1) * (K - 1))
 
 # %% ../nbs/22d_crossed.ipynb #48435585
-def term_anova(Y:np.ndarray # [..., P, T, K]: one value per prompt, template and term; NaN where a term is not in a template
+def term_anova(Y:np.ndarray # [..., P, T, K]: one value per prompt, template and term; NaN: not in that template
               )->dict|None:
     ("anova3's sums of squares and df where the terms appear in different templates: the term effect and its "
      "interactions fitted after templates (Henderson's fitting constants) on the cells every prompt has; None where "
@@ -113,7 +113,7 @@ def term_anova(Y:np.ndarray # [..., P, T, K]: one value per prompt, template and
     y = np.where(M, Y, 0.0)
     e = (y - y.sum(-1, keepdims=True) / np.maximum(n_t, 1)[:, None]) * Mf   # deviations from each template's mean
     Ap = np.linalg.pinv(A)
-    fit = lambda x: np.einsum("...k,kl,...l->...", x.sum(-2), Ap, x.sum(-2))   # the terms' sum of squares after templates
+    fit = lambda x: np.einsum("...k,kl,...l->...", x.sum(-2), Ap, x.sum(-2))   # terms' sum of squares after templates
     R, S = fit(e), (e ** 2).sum((-2, -1))                          # per prompt [..., P]
     ez = e.mean(-3); Rz, Sz = fit(ez), (ez ** 2).sum((-2, -1))    # of the prompts' mean
     return dict(P=P, T=h / r, SS_W=P * Rz, df_W=r, SS_PW=R.sum(-1) - P * Rz, df_PW=(P - 1) * r,

@@ -62,7 +62,7 @@ def sim_intervals(Y:np.ndarray, # outcomes [R, P, T, W] (simulate_cells)
                   reference:int|None=None, # gaps to this group (left out of the result), not to the centroid
                   incidence:np.ndarray|None=None # [T, W]: which terms each template holds (None: all)
                  )->dict[str, tuple[np.ndarray, np.ndarray]]:
-    ("Per method, the 95% interval `(low, high)` `[R, G]` of each group's mean gap (to the centroid or a reference), as "
+    ("Per method, the 95% interval `(low, high)` `[R, G]` of each group's mean gap (to the centroid or a reference) as "
      "`spbias gaps` makes it from one sentence per cell (bootstrap: prompts and templates, percentile).")
     R, P, T, W = Y.shape; K = np.asarray(terms); G = len(K); tg = np.repeat(np.arange(G), K)
     inc = np.ones((T, W), Y.dtype) if incidence is None else np.asarray(incidence, Y.dtype)
