@@ -12,6 +12,7 @@ small replicate goes through spbias's own `gap_table` to check that the vectoris
 are the package's.
 
 Run: nice -n 10 python benchmarks/coverage.py [--quick] [--reps 1000] [--n-boot 200] [--out benchmarks/results/coverage.json]
+     nice -n 10 python benchmarks/coverage.py --designs [centroid|reference|unbalanced]   (the grids of the real sets' shapes)
 """
 from __future__ import annotations
 import argparse, glob, json, platform, sys, time, warnings
@@ -97,6 +98,22 @@ def check_against_package() -> None:
             warnings.simplefilter("ignore")
             g = gap_table(preds, top_k=None, ci=m, metrics=[METRIC]).sort_values("group")
         assert np.allclose(g.ci_low, iv[m][0][0]) and np.allclose(g.ci_high, iv[m][1][0]), (m, g, iv[m])
+    # gaps to a reference group (g2: one term, held fixed), and terms in different templates (an incidence)
+    from spbias.metrics import gap_tables_by
+    iv = sim_intervals(Y, K, methods=("t", "crossed"), reference=2)
+    for m in ("t", "crossed"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g = gap_tables_by(preds, top_k=None, ci=m, metrics=[METRIC], reference="g2")[0]
+        g = g[g.gap_to == "g2"].sort_values("group")
+        assert np.allclose(g.ci_low, iv[m][0][0]) and np.allclose(g.ci_high, iv[m][1][0]), (m, g, iv[m])
+    inc = unbalanced_incidence(T, K); keep = inc[t, w]
+    iv = sim_intervals(Y, K, methods=("t", "crossed"), incidence=inc)
+    for m in ("t", "crossed"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g = gap_table(preds[keep], top_k=None, ci=m, metrics=[METRIC]).sort_values("group")
+        assert np.allclose(g.ci_low, iv[m][0][0]) and np.allclose(g.ci_high, iv[m][1][0]), (m, g, iv[m])
 
 
 DESIGN_SD = {   # effects on the rate scale, near the fitted files' medians (per_file[...]["sd"] of coverage.json)
@@ -105,24 +122,49 @@ DESIGN_SD = {   # effects on the rate scale, near the fitted files' medians (per
 DESIGN_TERMS = {"3 groups, 1-3 terms": [1, 2, 3], "6 groups, 1-3 terms": [2, 3, 1, 2, 2, 1]}
 
 
-def designs(reps: int, n_boot: int, progress: bool = True) -> dict:
-    "Coverage of the gap over the group's terms (no group effect: truth 0) on designs of the real sets' shapes."
+def unbalanced_incidence(T: int, K: list[int]) -> np.ndarray:
+    """Which terms each template holds [T, W], shaped like the religion set: in 55% of the templates (adjectives) a
+    group's terms but its last, in 20% ("… person") all of them, in 25% (nouns) only its last."""
+    a, b = int(round(.55 * T)), int(round(.75 * T)); cols = []
+    for k in K:
+        m = np.ones((T, k), bool)
+        if k > 1: m[:a, -1] = False; m[b:, :-1] = False
+        cols.append(m)
+    return np.concatenate(cols, axis=1)
+
+
+KINDS = {   # what each grid measures; its file beside --out
+    "centroid": ("coverage_designs.json", "a group's gap to the centroid"),
+    "reference": ("coverage_reference.json", "a group's gap to a reference group of one term held fixed (like the "
+                  "unmarked sentences), the reference's prompt and template effects random"),
+    "unbalanced": ("coverage_unbalanced.json", "a group's gap to the centroid, its terms in different templates "
+                   "(unbalanced_incidence: 55% of templates hold all but its last term, 20% all, 25% only its last)")}
+UNBALANCED_TERMS = {"3 groups, 2-4 terms": [2, 3, 4], "6 groups, 1-4 terms": [1, 2, 3, 4, 2, 3]}
+
+
+def designs(reps: int, n_boot: int, progress: bool = True, kind: str = "centroid") -> dict:
+    "Coverage of the gap over the group's terms (no group effect) on designs of the real sets' shapes."
     from tqdm.auto import tqdm
-    out, grid = {}, [(e, k, T, n) for e in DESIGN_SD for k in DESIGN_TERMS for T in (30, 60) for n in NS]
-    for i, (effects, k, T, n) in enumerate(tqdm(grid, desc="designs", disable=not progress)):
-        rng, K, sd = np.random.default_rng([42, i]), DESIGN_TERMS[k], DESIGN_SD[effects]
+    layouts = UNBALANCED_TERMS if kind == "unbalanced" else DESIGN_TERMS
+    out, grid = {}, [(e, k, T, n) for e in DESIGN_SD for k in layouts for T in (30, 60) for n in NS]
+    for i, (effects, k, T, n) in enumerate(tqdm(grid, desc=f"{kind} designs", disable=not progress)):
+        rng, K, sd = np.random.default_rng([42, i] + ([] if kind == "centroid" else [len(kind)])), layouts[k], DESIGN_SD[effects]
+        ref = len(K) if kind == "reference" else None
+        if ref is not None: K = K + [1]
+        inc = unbalanced_incidence(T, K) if kind == "unbalanced" else None
         base = np.full(len(K), .2); hits = {m: [] for m in SIM_METHODS}; width = {m: [] for m in SIM_METHODS}
+        truth = true_gaps(base, sd, reference=ref) if ref is not None else np.zeros(len(K))
         for s in range(0, reps, 250):
-            iv = sim_intervals(simulate_cells(rng, min(250, reps - s), n, T, K, sd, base), K, n_boot=n_boot,
-                               seed=int(rng.integers(2**31)))
-            for m, (lo, hi) in iv.items(): hits[m].append((lo <= 0) & (0 <= hi)); width[m].append(hi - lo)
+            Y = simulate_cells(rng, min(250, reps - s), n, T, K, sd, base, fixed=() if ref is None else (ref,))
+            iv = sim_intervals(Y, K, n_boot=n_boot, seed=int(rng.integers(2**31)), reference=ref, incidence=inc)
+            for m, (lo, hi) in iv.items(): hits[m].append((lo <= truth) & (truth <= hi)); width[m].append(hi - lo)
         res = {}
         for m in SIM_METHODS:
             h = np.concatenate(hits[m]); c = float(h.mean())
             res[m] = dict(coverage=c, mc_se=float(np.sqrt(c * (1 - c) / h.size)), type_I=1 - c, intervals=int(h.size),
-                          mean_width=float(np.concatenate(width[m]).mean()))
+                          mean_width=float(np.nanmean(np.concatenate(width[m]))))
         out[f"{effects} | {k} | {T} templates | n = {n}"] = dict(effects=effects, terms=K, templates=T, prompts=n, sd=sd,
-                                                                 results=res)
+                                                                 reference=ref, results=res)
     return out
 
 
@@ -135,18 +177,25 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT/"benchmarks"/"results"/"coverage.json")
     ap.add_argument("--from-partial", action="store_true",
                     help="write --out from the files a stopped run finished (OUT.partial.json); the rest listed as missing")
-    ap.add_argument("--designs", action="store_true",
-                    help="instead: the grid of designs of the real sets' shapes (coverage_designs.json beside --out)")
+    ap.add_argument("--designs", nargs="?", const="centroid", choices=list(KINDS),
+                    help="instead: the grid of designs of the real sets' shapes: centroid gaps (coverage_designs.json), "
+                         "gaps to a reference group (coverage_reference.json) or terms in different templates "
+                         "(coverage_unbalanced.json), beside --out")
     a = ap.parse_args(argv)
     if a.designs:
         reps, n_boot = (40, 100) if a.quick else (a.reps, a.n_boot)
-        t0 = time.perf_counter(); res = designs(reps, n_boot, progress=not a.quick)
-        out = a.out.with_name("coverage_designs.json")
+        t0 = time.perf_counter(); res = designs(reps, n_boot, progress=not a.quick, kind=a.designs)
+        name, what = KINDS[a.designs]; out = a.out.with_name(name)
         dist = {m: float(np.mean([abs(r["results"][m]["coverage"] - .95) for r in res.values()])) for m in SIM_METHODS}
-        atomic_write_json(out, dict(what="coverage of 95% intervals of a group's gap (truth 0: no group effect in the "
-                                         "population) on simulated crossed designs of the real sets' shapes", quick=a.quick,
-                                    replicates=reps, n_boot=n_boot, designs=res, mean_distance_from_95=dist,
-                                    seconds=round(time.perf_counter() - t0, 1)))
+        atomic_write_json(out, dict(what=f"coverage of 95% intervals of {what} (no group effect in the population) on "
+                                         "simulated crossed designs of the real sets' shapes", kind=a.designs,
+                                    quick=a.quick, replicates=reps, n_boot=n_boot, designs=res, mean_distance_from_95=dist,
+                                    closest_to_95=min(dist, key=dist.get), seed="numpy default_rng([42, design index"
+                                    + ("]" if a.designs == "centroid" else f", {len(a.designs)}]") + ")",
+                                    seconds=round(time.perf_counter() - t0, 1),
+                                    machine=dict(python=platform.python_version(), spbias=spbias.__version__,
+                                                 cpu=platform.processor() or platform.machine(),
+                                                 load=list(np.round(__import__("os").getloadavg(), 2)))))
         for k, r in res.items(): print(k, " ".join(f"{m} {v['coverage']:.3f}" for m, v in r["results"].items()))
         print("mean |coverage - 0.95|:", {m: round(v, 4) for m, v in dist.items()}, f"; wrote {out}")
         return 0

@@ -7,13 +7,14 @@ from __future__ import annotations
 import re, warnings
 import numpy as np, pandas as pd
 from .core import SpbiasError
-from .predictions import METRICS, rates
+from .predictions import CLASS_NAMES, METRICS, rates
 from .intervals import ALPHA, SUMMARY_KEYS, _across, testable
 
 # %% auto #0
-__all__ = ['ESTIMANDS', 'CROSSED_COLUMNS', 'template_terms', 'derive_terms', 'terms_note', 'anova2', 'anova3', 'satterthwaite',
-           'pooled_terms', 'term_weight', 'gap_variance', 'require_template_ids', 'term_counts', 'fit_cells',
-           'crossed_summary', 'variance_components', 'design_table', 'design_arrays', 'design_se']
+__all__ = ['ESTIMANDS', 'CROSSED_COLUMNS', 'template_terms', 'derive_terms', 'terms_note', 'anova2', 'anova3', 'term_anova',
+           'satterthwaite', 'pooled_terms', 'term_weight', 'gap_variance', 'require_template_ids', 'term_counts',
+           'denominators', 'term_shares', 'fit_cells', 'crossed_summary', 'variance_components', 'design_table',
+           'design_arrays', 'design_se']
 
 # %% ../nbs/22d_crossed.ipynb #cab40459
 ESTIMANDS = {"group": "group over its terms", "terms": "these terms"}
@@ -96,6 +97,29 @@ def anova3(Y:np.ndarray # [..., P, T, K]: one value per prompt, template and ter
                 SS_TW=P * ss(mtk - mt - mk + m), df_TW=(T - 1) * (K - 1),
                 SS_E=ss(Y - mpt - mpk - mtk + mp + mt + mk - m), df_E=(P - 1) * (T - 1) * (K - 1))
 
+# %% ../nbs/22d_crossed.ipynb #48435585
+def term_anova(Y:np.ndarray # [..., P, T, K]: one value per prompt, template and term; NaN: not in that template
+              )->dict|None:
+    ("anova3's sums of squares and df where the terms appear in different templates: the term effect and its "
+     "interactions fitted after templates (Henderson's fitting constants) on the cells every prompt has; None where "
+     "no term contrast lies within templates.")
+    P, T, K = Y.shape[-3:]
+    M = np.isfinite(Y).reshape(-1, T, K).all(0)
+    M &= (M.sum(1) > 1)[:, None]                                   # a template of one term holds no term contrast
+    n_t = M.sum(1); Mf = M.astype(float)
+    A = np.diag(Mf.sum(0)) - (Mf / np.maximum(n_t, 1)[:, None]).T @ Mf   # the terms' information after templates
+    h = int((n_t[n_t > 0] - 1).sum()); r = int(np.linalg.matrix_rank(A)) if h else 0
+    if P < 2 or r == 0 or h - r == 0: return None
+    y = np.where(M, Y, 0.0)
+    e = (y - y.sum(-1, keepdims=True) / np.maximum(n_t, 1)[:, None]) * Mf   # deviations from each template's mean
+    Ap = np.linalg.pinv(A)
+    fit = lambda x: np.einsum("...k,kl,...l->...", x.sum(-2), Ap, x.sum(-2))   # terms' sum of squares after templates
+    R, S = fit(e), (e ** 2).sum((-2, -1))                          # per prompt [..., P]
+    ez = e.mean(-3); Rz, Sz = fit(ez), (ez ** 2).sum((-2, -1))    # of the prompts' mean
+    return dict(P=P, T=h / r, SS_W=P * Rz, df_W=r, SS_PW=R.sum(-1) - P * Rz, df_PW=(P - 1) * r,
+                SS_TW=P * (Sz - Rz), df_TW=h - r, SS_E=(S - R).sum(-1) - P * (Sz - Rz), df_E=(P - 1) * (h - r))
+
+
 # %% ../nbs/22d_crossed.ipynb #63d7bf5f
 def satterthwaite(parts:list # (coefficient, mean square, df) triples: the variance is Σ coefficient · mean square
                  )->tuple[np.ndarray, np.ndarray]:
@@ -172,22 +196,45 @@ def _nan_centre(x, centroid):
         warnings.simplefilter("ignore", RuntimeWarning)
         return (np.nanmean if centroid == "mean" else np.nanmedian)(x, axis=-1, keepdims=True)
 
+def denominators(N:np.ndarray, # counts [..., 9]
+                 metric:str)->np.ndarray:
+    "The sentences behind a metric in each cell: all (accuracy), those not of the class (FPR), those of it (TPR)."
+    C = N.reshape(*N.shape[:-1], 3, 3); n = C.sum((-2, -1))
+    if metric == "accuracy": return n
+    true = C[..., CLASS_NAMES.index(metric.rsplit("_", 1)[0]), :].sum(-1)
+    return n - true if metric.endswith("_FPR") else true
+
+def term_shares(N:np.ndarray, # counts [P, T, W terms, 9]
+                tg:np.ndarray, metric:str,
+                keep:np.ndarray # the templates the gaps are measured on
+               )->np.ndarray:
+    ("Per group, Σ a_w² over its terms, a_w the term's share of the group's sentences behind the metric on the kept "
+     "templates (its weight in the group's pooled rate): 1/K for K terms alike; the inverse is the effective terms.")
+    G = int(tg.max()) + 1
+    den = denominators(N, metric).sum(0)[keep].sum(0).astype(float)   # [W], over prompts and templates
+    dg = np.bincount(tg, den, minlength=G)[tg]
+    a = np.divide(den, dg, out=np.zeros_like(den), where=dg > 0)
+    return np.bincount(tg, a ** 2, minlength=G)
+
 def fit_cells(N:np.ndarray, # counts [P, T, W terms, 9]
               tg:np.ndarray, # each term's group index
-              metric:str, centroid:str="mean")->tuple[dict|None, dict|None, np.ndarray]:
-    ("anova2 of each group's gaps `[G]` (templates where every prompt and group has the metric), the pooled anova3 of "
-     "its terms, and the terms per group.")
+              metric:str, centroid:str="mean",
+              ref:int|None=None # a reference group's index: gaps to it, not to the centroid
+             )->tuple[dict|None, dict|None, np.ndarray, np.ndarray]:
+    ("anova2 of each group's gaps `[G]` (templates where every prompt and group has the metric), the pooled term_anova "
+     "of its terms, the terms per group and each gap's term weight.")
     P, T, W = N.shape[:3]; G = int(tg.max()) + 1
     Ng = np.einsum("ptwc,wg->ptgc", N, np.eye(G, dtype=N.dtype)[tg])
     rg = rates(Ng.reshape(-1, 3, 3))[metric].reshape(P, T, G)
-    D = rg - _nan_centre(rg, centroid)
-    keep = np.isfinite(D).all((0, 2)); K = np.bincount(tg, minlength=G)
+    D = rg - (_nan_centre(rg, centroid) if ref is None else rg[..., [ref]])
+    keep = np.isfinite(rg).all((0, 2)); K = np.bincount(tg, minlength=G)
     a2 = anova2(np.moveaxis(D[:, keep], 2, 0)) if P > 1 and keep.sum() > 1 else None
-    rw, fits = rates(N.reshape(-1, 3, 3))[metric].reshape(P, T, W), []
-    for g in np.flatnonzero(K > 1):
-        Y = rw[:, :, tg == g]; ok = np.isfinite(Y).all((0, 2))
-        if P > 1 and ok.sum() > 1: fits.append(anova3(Y[:, ok]))
-    return a2, pooled_terms(fits), K
+    S = term_shares(N, tg, metric, keep)
+    with np.errstate(divide="ignore"):   # a reference of one term is held fixed: its term adds nothing
+        f = term_weight(1 / S) if ref is None else S + (S[ref] if K[ref] > 1 else 0)
+    rw = rates(N.reshape(-1, 3, 3))[metric].reshape(P, T, W)
+    fits = [a for g in np.flatnonzero(K > 1) if (a := term_anova(rw[:, :, tg == g])) is not None]
+    return a2, pooled_terms(fits), K, f
 
 def _components(a2, a3, K):
     "Per group: the gap's prompt, template, residual variances and the attribute's pooled term variances."
@@ -204,37 +251,50 @@ def _components(a2, a3, K):
 # %% ../nbs/22d_crossed.ipynb #657b6489
 CROSSED_COLUMNS = ["se", "df", "estimand", "n_templates", "n_terms"]
 
-def _fits(preds, metrics, centroid):
-    "Yield (model, dataset, category, groups, metric, anova2, pooled anova3, terms per group) and the terms' counts."
+def _fits(preds, metrics, centroid, reference=None):
+    ("Yield (model, dataset, category, groups, metric, anova2, pooled term fit, terms per group, term weights) and the "
+     "terms' counts.")
     terms, counts = derive_terms(preds)
     cells = term_counts(preds, terms)
     def gen():
         for (m, d, c), (groups, tg, _, N) in cells.items():
-            for k in metrics: yield (m, d, c, groups, k, *fit_cells(N, tg, k, centroid))
+            ref = None if reference is None else groups.index(reference)
+            for k in metrics: yield (m, d, c, groups, k, *fit_cells(N, tg, k, centroid, ref))
     return gen(), counts
 
 def crossed_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k prompts, selected groups)
                     gaps:pd.DataFrame, # their per-run gaps (run_gaps)
                     centroid:str="mean", metrics:list[str]=METRICS,
                     estimand:str="group", # "group": over the group's possible terms; "terms": these terms
-                    log=None)->pd.DataFrame: # where the line about the identity terms goes (default: none)
+                    log=None, # where the line about the identity terms goes (default: none)
+                    reference:str|None=None # gaps to this group (reference_run_gaps), not to the centroid
+                   )->pd.DataFrame:
     ("Mean gap per row with a 95% CI from prompts, templates and identity terms as crossed random effects: method of "
      "moments, Satterthwaite df.")
     from scipy import stats
     if estimand not in ESTIMANDS: raise SpbiasError(f"estimand {estimand!r} is unknown.", "use group or terms.")
-    fits, counts = _fits(preds, metrics, centroid)
+    fits, counts = _fits(preds, metrics, centroid, reference)
     rows = []
-    for m, d, c, groups, k, a2, a3, K in fits:
+    for m, d, c, groups, k, a2, a3, K, f in fits:
         if a2 is None: var = df = np.full(len(groups), np.nan)
-        else: var, df = gap_variance(a2, a3 if estimand == "group" else None, term_weight(K))
+        else: var, df = gap_variance(a2, a3 if estimand == "group" else None, f)
         what = ESTIMANDS["group" if estimand == "group" and a3 is not None else "terms"]
         rows += [dict(model=m, dataset=d, category=c, group=g, metric=k, se=np.sqrt(var[j]), df=df[j], estimand=what,
-                      n_templates=a2["T"] if a2 else 0, n_terms=int(K[j])) for j, g in enumerate(groups)]
+                      n_templates=a2["T"] if a2 else 0, n_terms=int(K[j])) for j, g in enumerate(groups)
+                 if g != reference]
     if log: log(terms_note(counts))
     out = _across(gaps).merge(pd.DataFrame(rows), on=SUMMARY_KEYS, how="left")
     ok = testable(out.se, out.n_runs)
     crit = stats.t.ppf(1 - ALPHA / 2, np.where(ok, out.df, 1))
-    out["ci_low"], out["ci_high"] = out.gap_mean - crit * out.se, out.gap_mean + crit * out.se
+    # a gap between two rates lies in [−1, 1]: an interval on very few df (a term variance from few terms) stops there
+    out["ci_low"] = np.maximum(out.gap_mean - crit * out.se, -1.0)
+    out["ci_high"] = np.minimum(out.gap_mean + crit * out.se, 1.0)
+    few = ok & (out.df < 2)
+    if log and few.any():
+        r = out[few].iloc[0]
+        log(f"{int(few.sum())} crossed interval(s) rest on under 2 Satterthwaite df (e.g. {r.group}, {r.metric}: "
+            f"df {r.df:.2f}): a term variance estimated from few terms, hardly above its interactions; they are wide "
+            "(every crossed CI is clipped to [−1, 1], the range of a gap between two rates)")
     with np.errstate(divide="ignore", invalid="ignore"):
         p = 2 * stats.t.sf(np.abs(out.gap_mean / out.se), np.where(ok, out.df, 1))
     out["p_value"] = np.where(ok, p, np.nan)
@@ -245,7 +305,7 @@ def variance_components(preds:pd.DataFrame, # predictions with template_id (the 
     ("Per model, dataset, category, group and metric: the variance of its gap across prompts, templates and their "
      "residual, and of its terms (pooled over the attribute), with the levels seen.")
     fits, _ = _fits(preds, metrics, centroid); rows = []
-    for m, d, c, groups, k, a2, a3, K in fits:
+    for m, d, c, groups, k, a2, a3, K, _ in fits:
         if a2 is None: continue
         comp = _components(a2, a3, K)
         levels = dict(prompt=a2["P"], template=a2["T"], residual=a2["P"] * a2["T"], term=K, **{

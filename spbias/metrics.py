@@ -217,11 +217,11 @@ def _reference_tables(preds, reference, top_k, select, ci, adjust, metrics, n_bo
     gm = pd.concat([select_groups(gm[gm.group != reference], select), gm[gm.group == reference]], ignore_index=True)
     gaps = reference_run_gaps(gm, reference, metrics)
     if ci != "bootstrap" and ci != "crossed": return add_mde(summarise(gaps, ci, adjust, family)), gaps
-    if ci == "crossed":
-        raise SpbiasError("--ci crossed does not make gaps to a --reference group yet (only centroid gaps).",
-                          "use --ci bootstrap (or t) with --reference.")
     selected = pd.MultiIndex.from_frame(gm[["category", "group"]])
     kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(selected)]
+    if ci == "crossed":   # each group over its terms against the reference (held fixed where it has one term)
+        t = crossed_summary(kept, gaps, "mean", metrics, log=log, reference=reference)
+        return add_mde(_finish(t, ci, adjust, family)), gaps
     return add_mde(_finish(reference_bootstrap_summary(kept, gaps, reference, n_boot, boot_seed, metrics), ci, adjust,
                            family)), gaps
 
@@ -271,15 +271,17 @@ def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run"), apart:dic
     for p, flag in zip(paths, flags):
         if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag, apart=apart)
 
-DEFAULT_CI_TEXT = ("crossed, the method closest to 95%% coverage on the measured designs "
-                   "(benchmarks/results/coverage_designs.json); where it cannot run, bootstrap with --reference and "
-                   "template ids, else t; the method note says which")
+DEFAULT_CI_TEXT = ("crossed, the method closest to 95%% coverage on the measured designs, centroid gaps and gaps to a "
+                   "--reference group alike (benchmarks/results/coverage_designs.json, coverage_reference.json); t "
+                   "where a row has no template_id; the method note says which")
 
-def default_ci(preds:pd.DataFrame, reference:str|None=None)->str:
-    "The interval `spbias gaps` uses unless --ci names one: crossed; bootstrap for gaps to a reference; t without ids."
+def default_ci(preds:pd.DataFrame,
+               reference:str|None=None # gaps to a reference group too: the same default (coverage_reference.json)
+              )->str:
+    "The interval `spbias gaps` uses unless --ci names one: crossed where every row has a template id, else t."
     tid = preds.template_id if "template_id" in preds else None
     ids = tid is not None and not (tid.isna() | (tid.astype(str).str.strip() == "")).any()
-    return "t" if not ids else "crossed" if reference is None else "bootstrap"
+    return "crossed" if ids else "t"
 
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."

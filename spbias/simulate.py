@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 from .intervals import ALPHA
-from .crossed import anova2, anova3, pooled_terms, term_weight, gap_variance
+from .crossed import anova2, term_anova, pooled_terms, term_weight, gap_variance
 
 # %% auto #0
-__all__ = ['SD_KEYS', 'SIM_METHODS', 'simulate_cells', 'true_gaps', 'sim_intervals', 'coverage_of']
+__all__ = ['SD_KEYS', 'SIM_METHODS', 'simulate_cells', 'true_rates', 'true_gaps', 'sim_intervals', 'coverage_of']
 
 # %% ../nbs/22e_simulate.ipynb #ac75c5df
 SD_KEYS = ("prompt_group", "template_group", "term", "prompt_term", "template_term", "residual")
@@ -20,41 +20,59 @@ def simulate_cells(rng:np.random.Generator, reps:int, # replicates drawn at once
                    n_prompts:int, n_templates:int,
                    terms:list[int], # terms per group, e.g. [2, 3, 1]
                    sd:dict, # standard deviations of the effects on the rate scale, keys SD_KEYS (missing: 0)
-                   base:np.ndarray # each group's population rate
+                   base:np.ndarray, # each group's population rate
+                   fixed:tuple=() # groups whose terms have no term effect (a reference held fixed, e.g. unmarked)
                   )->np.ndarray:
     ("0/1 outcomes `[reps, P, T, W]` of one sentence per prompt, template and term: Bernoulli at the clipped sum of "
      "the group's rate and crossed normal effects.")
     P, T, K = n_prompts, n_templates, np.asarray(terms); G, W = len(K), int(K.sum()); tg = np.repeat(np.arange(G), K)
     n = lambda k, *shape: rng.normal(0, sd[k], (reps, *shape)).astype(np.float32) if sd.get(k, 0) > 0 else 0
     per_term = lambda x: x[..., tg] if np.ndim(x) else x   # a group's effect, on each of its terms
+    term = n("term", 1, 1, W)
+    if np.ndim(term) and len(fixed): term = term * ~np.isin(tg, fixed)
     r = (np.asarray(base, np.float32)[tg] + per_term(n("prompt_group", P, 1, G))
          + per_term(n("template_group", 1, T, G))
-         + n("term", 1, 1, W) + n("prompt_term", P, 1, W) + n("template_term", 1, T, W) + n("residual", P, T, W))
+         + term + n("prompt_term", P, 1, W) + n("template_term", 1, T, W) + n("residual", P, T, W))
     r = np.broadcast_to(r, (reps, P, T, W))
     return (rng.random((reps, P, T, W), dtype=np.float32) < np.clip(r, 0, 1)).astype(np.float32)
 
-def true_gaps(base:np.ndarray, sd:dict)->np.ndarray:
-    "Each group's expected rate over the population of prompts, templates and terms, minus the groups' mean."
-    s = float(np.sqrt(sum(sd.get(k, 0.0) ** 2 for k in SD_KEYS))); b = np.asarray(base, float)
-    if s == 0: e = np.clip(b, 0, 1)
-    else:
+def true_rates(base:np.ndarray, sd:dict, fixed:tuple=())->np.ndarray:
+    "Each group's expected rate over the population of prompts, templates and terms (its own term held for `fixed`)."
+    out = []
+    for g, b in enumerate(np.asarray(base, float)):
+        s = float(np.sqrt(sum(sd.get(k, 0.0) ** 2 for k in SD_KEYS if not (k == "term" and g in fixed))))
+        if s == 0: out.append(float(np.clip(b, 0, 1))); continue
         lo, hi = -b / s, (1 - b) / s   # E[clip(X, 0, 1)] for X ~ N(b, s²)
-        e = (b * (stats.norm.cdf(hi) - stats.norm.cdf(lo)) + s * (stats.norm.pdf(lo) - stats.norm.pdf(hi))
-             + stats.norm.sf(hi))
-    return e - e.mean()
+        out.append(b * (stats.norm.cdf(hi) - stats.norm.cdf(lo)) + s * (stats.norm.pdf(lo) - stats.norm.pdf(hi))
+                   + stats.norm.sf(hi))
+    return np.array(out)
+
+def true_gaps(base:np.ndarray, sd:dict,
+              reference:int|None=None # a group held fixed: the others' gaps to it (it gets none)
+             )->np.ndarray:
+    "Each group's expected rate minus the groups' mean, or minus a fixed reference group's (which is left out)."
+    if reference is None: e = true_rates(base, sd); return e - e.mean()
+    e = true_rates(base, sd, (reference,)); return np.delete(e - e[reference], reference)
 
 # %% ../nbs/22e_simulate.ipynb #d28f846a
 def sim_intervals(Y:np.ndarray, # outcomes [R, P, T, W] (simulate_cells)
                   terms:list[int], # terms per group
                   methods=SIM_METHODS, n_boot:int=400, seed:int=0,
-                  estimand:str="group" # crossed: "group" (terms random) or "terms" (held fixed)
+                  estimand:str="group", # crossed: "group" (terms random) or "terms" (held fixed)
+                  reference:int|None=None, # gaps to this group (left out of the result), not to the centroid
+                  incidence:np.ndarray|None=None # [T, W]: which terms each template holds (None: all)
                  )->dict[str, tuple[np.ndarray, np.ndarray]]:
-    ("Per method, the 95% interval `(low, high)` `[R, G]` of each group's mean centroid gap, as `spbias gaps` makes "
-     "it on complete designs of one sentence per cell (bootstrap: prompts and templates, percentile).")
+    ("Per method, the 95% interval `(low, high)` `[R, G]` of each group's mean gap (to the centroid or a reference) as "
+     "`spbias gaps` makes it from one sentence per cell (bootstrap: prompts and templates, percentile).")
     R, P, T, W = Y.shape; K = np.asarray(terms); G = len(K); tg = np.repeat(np.arange(G), K)
-    rg = np.einsum("rptw,wg->rptg", Y, np.eye(G, dtype=Y.dtype)[tg]) / K          # group rates per prompt, template
-    D = rg - rg.mean(-1, keepdims=True)                                            # centroid gaps
-    x = D.mean(2); m, s = x.mean(1), x.std(1, ddof=1)                              # per-run gaps [R, P, G]
+    inc = np.ones((T, W), Y.dtype) if incidence is None else np.asarray(incidence, Y.dtype)
+    E = np.eye(G, dtype=Y.dtype)[tg]
+    num, den = np.einsum("rptw,tw,wg->rptg", Y, inc, E), inc @ E                   # per template: every group has one
+    to = (lambda x: x.mean(-1, keepdims=True)) if reference is None else (lambda x: x[..., [reference]])
+    out_g = [g for g in range(G) if g != reference]
+    rg = num / den; D = rg - to(rg)                                                # gaps per prompt and template
+    rr = num.sum(2) / den.sum(0); x = (rr - to(rr))[..., out_g]                   # per-run (pooled) gaps [R, P, G]
+    m, s = x.mean(1), x.std(1, ddof=1)
     out = {}
     for name, crit in (("t", stats.t.ppf(1 - ALPHA / 2, P - 1)), ("papers", 1.96)):
         if name in methods: out[name] = (m - crit * s / np.sqrt(P), m + crit * s / np.sqrt(P))
@@ -62,15 +80,19 @@ def sim_intervals(Y:np.ndarray, # outcomes [R, P, T, W] (simulate_cells)
         rng = np.random.default_rng(seed)
         wp = rng.multinomial(P, np.full(P, 1 / P), (R, n_boot)).astype(np.float32)
         wt = rng.multinomial(T, np.full(T, 1 / T), (R, n_boot)).astype(np.float32)
-        b = np.einsum("rbp,rptg->rbtg", wp, D.astype(np.float32))
-        b = np.einsum("rbtg,rbt->rbg", b, wt) / (P * T)
-        out["bootstrap"] = tuple(np.percentile(b, [2.5, 97.5], axis=1))
+        b = np.einsum("rbt,rptg->rbpg", wt, num.astype(np.float32)) / np.einsum("rbt,tg->rbg", wt, den)[:, :, None]
+        b = np.einsum("rbp,rbpg->rbg", wp, b - to(b)) / P
+        out["bootstrap"] = tuple(np.percentile(b[..., out_g], [2.5, 97.5], axis=1))
     if "crossed" in methods:
         a2 = anova2(np.moveaxis(D, 3, 1).astype(float))                             # [R, G]
-        fits = [anova3(Y[..., tg == g].astype(float)) for g in range(G) if K[g] > 1]
+        Yn = np.where(inc > 0, Y, np.nan)
+        fits = [a for g in range(G) if K[g] > 1 if (a := term_anova(Yn[..., tg == g].astype(float))) is not None]
         a3 = pooled_terms(fits) if estimand == "group" else None
         if a3 is not None: a3 = {k: np.asarray(v)[..., None] if np.ndim(v) else v for k, v in a3.items()}   # [R, 1]
-        var, df = gap_variance(a2, a3, term_weight(K))
+        a = inc.sum(0) / (inc.sum(0) @ E)[tg]; S = np.bincount(tg, a ** 2, minlength=G)   # as crossed.term_shares
+        f = term_weight(1 / S) if reference is None else S + (S[reference] if K[reference] > 1 else 0)
+        var, df = gap_variance(a2, a3, f)
+        var, df = var[..., out_g], df[..., out_g]
         crit = stats.t.ppf(1 - ALPHA / 2, np.where(np.isfinite(df), df, 1)); se = np.sqrt(var)
         out["crossed"] = (m - crit * se, m + crit * se)
     return out
