@@ -64,7 +64,7 @@ def precision_note(dtype:str, # the model's dtype
             f"{m['jax_default_matmul_precision']})")
 
 def default_dtype(platform:str|None=None, # JAX's backend (default: jax.default_backend())
-                  accelerator:str="bfloat16" # what GPU and TPU backends get
+                  accelerator:str="float32" # what GPU and TPU backends get (bfloat16 has not held: benchmarks/bf16.py)
                  )->str:
     "The model dtype a run defaults to: `accelerator` on GPU and TPU backends, float32 on a CPU."
     import jax
