@@ -2,7 +2,8 @@
 # The accelerator study of issue 37 in one command, each part resumable (a finished part is skipped on a rerun):
 #   1 doctor   spbias doctor --accel ACCEL                 -> benchmarks/results/gpu-doctor.txt
 #   2 bench    python benchmarks/gpu.py                    -> benchmarks/results/gpu.json
-#   3 sweep    spbias sweep sweeps/smollm2-papers.yaml     -> papermill_runs/smollm2-papers/{lr,main}/... (SST-5, SemEval)
+#   3 sweep    spbias sweep sweeps/smollm2-papers.yaml     -> papermill_runs/smollm2-papers/main/... (SST-5, SemEval; --grid
+#              one-run: the rate grid and the 15 seeds in one run per set; staged: also lr/, the rate stage)
 #   4 publish  spbias gaps / table2 / export, then the page -> results/smollm2-135m-papers/
 # It prints the device time each part took and what is left of --budget-s. A part that cannot start with its minimum
 # time left is skipped with a message; the sweep runs under a deadline that leaves the publication its time, and is
@@ -16,15 +17,15 @@
 # back); --resume-from DIR reads such a pack back first, so the next machine continues where this one stopped.
 #
 #   bash scripts/gpu_study.sh [--budget-s S] [--out DIR] [--accel cuda|tpu|cpu] [--parts LIST] [--tiny]
-#                             [--grid staged|one-run] [--dtype float32|bfloat16] [--pack DIR] [--resume-from DIR]
+#                             [--grid one-run|staged] [--dtype float32|bfloat16] [--pack DIR] [--resume-from DIR]
 #
 #   --budget-s S  stop cleanly before S seconds from the start (default: no limit)
 #   --out DIR     write everything under DIR (DIR/benchmarks/results, DIR/papermill_runs, DIR/results) instead of the repository
 #   --accel A     the accelerator doctor checks and JAX runs on (default: cuda; --tiny: cpu)
 #   --parts LIST  run only these parts, comma-separated (default: doctor,bench,sweep,publish; publish needs the sweep done)
-#   --grid G      staged (today: a 3-rate stage of seeds 1001-1002, then 15 seeds at the chosen rate) or one-run
-#                 (every rate and seed in one compiled run per tuning set, `lr: grid-in-one-run`; needs spbias tune's
-#                 --lr list)
+#   --grid G      one-run (default: every rate and seed in one compiled run per tuning set, `lr: grid-in-one-run`;
+#                 each run chooses its rate from seeds 1001-1002 and keeps that rate's 15 prompts) or staged (a 3-rate
+#                 stage of seeds 1001-1002 in a run per rate, then 15 seeds at the chosen rate)
 #   --dtype D     the model dtype the sweep tunes in (default float32)
 #   --pack DIR    at the end, pack everything under --out into DIR (a folder outside --out)
 #   --resume-from DIR  first unpack a pack written by --pack into --out (use the same --out path on every machine)
@@ -41,7 +42,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 SPBIAS=${SPBIAS:-spbias}
 PYTHON=${PYTHON:-python}
-BUDGET="" OUT="" ACCEL="" TINY=0 PARTS=doctor,bench,sweep,publish GRID=staged DTYPE=float32 PACK="" FROM=""
+BUDGET="" OUT="" ACCEL="" TINY=0 PARTS=doctor,bench,sweep,publish GRID=one-run DTYPE=float32 PACK="" FROM=""
 die() { echo "gpu_study: error: $1 Fix: $2" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -54,7 +55,7 @@ while [ $# -gt 0 ]; do
     --pack) [ $# -ge 2 ] || die "--pack needs a value." "pass --pack DIR."; PACK=$2; shift 2;;
     --resume-from) [ $# -ge 2 ] || die "--resume-from needs a value." "pass --resume-from DIR."; FROM=$2; shift 2;;
     --tiny) TINY=1; shift;;
-    -h|--help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+    -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
     *) die "unknown argument '$1'." "see bash scripts/gpu_study.sh --help.";;
   esac
 done
@@ -96,9 +97,9 @@ d["stages"]["lr"].update(lr=[1.0e-2, 1.0e-3])
 d["stages"]["main"].update(seeds="1001-1002", seeds_per_run=2)
 d["stages"]["main"]["params"].update(bias_sets=["ours:age,gender"], bias_templates_per_label=1, bias_terms_per_group=1, score_top_k=2)
 d["params"]["dtype"] = sys.argv[4]
-if sys.argv[3] == "one-run":  # SWITCH AFTER THE MERGE of the tune branch: the rate grid as a prompt axis (issue 43, item 1)
+if sys.argv[3] == "one-run":  # the rate grid as a prompt axis (issue 43, item 1): one stage, a run per set
     main = d["stages"].pop("main"); grid = d["stages"].pop("lr")["lr"]
-    d["stages"] = {"main": dict(main, lr="grid-in-one-run", lrs=grid)}
+    d["stages"] = {"main": dict(main, lr="grid-in-one-run", lr_grid=grid)}
 open(sys.argv[2], "w").write(yaml.safe_dump(d, sort_keys=False))
 EOF
 else
@@ -115,9 +116,9 @@ for which in ("ns-prompts", "regard"):  # the follow-up's sets, as TSVs the run 
     f = os.path.join(sys.argv[5], f"{which}.tsv")
     if not os.path.exists(f): subprocess.run([os.environ.get("SPBIAS", "spbias"), "templates", which, "--out", f], check=True)
     d["stages"]["main"]["params"]["bias_sets"].append(f)
-if sys.argv[3] == "one-run":  # SWITCH AFTER THE MERGE of the tune branch: the rate grid as a prompt axis (issue 43, item 1)
+if sys.argv[3] == "one-run":  # the rate grid as a prompt axis (issue 43, item 1): one stage, a run per set
     main = d["stages"].pop("main"); grid = d["stages"].pop("lr")["lr"]
-    d["stages"] = {"main": dict(main, lr="grid-in-one-run", lrs=grid)}
+    d["stages"] = {"main": dict(main, lr="grid-in-one-run", lr_grid=grid)}
 open(sys.argv[2], "w").write(yaml.safe_dump(d, sort_keys=False))
 EOF
 fi
@@ -175,7 +176,7 @@ publish() { publish_steps 2>&1 | tee -i -a "$STATE/publish.log"; }
 publish_steps() {
   local main=$SWEEP_OUT/main t=$PUB/tables runs d
   mkdir -p "$t" "$PUB/adapters"
-  runs=$(find "$main" -name finished.json -printf '%h\n' | sort)
+  runs=$("$PYTHON" -m spbias.gpu_study kept "$main") || return 1   # one-run: each run's chosen rate's folder
   [ -n "$runs" ] || { echo "no finished run under $main"; return 1; }
   # gaps under the papers' comparison method (Student t 95% CI over the top 5 prompts, no adjustment: --ci t, since
   # spbias gaps' default is now the crossed interval)
@@ -183,10 +184,13 @@ publish_steps() {
   [ -f "$t/table2_t.csv" ] || "$SPBIAS" table2 "$t/gaps_t.csv" --out "$t/table2_t.csv" || return 1
   [ -f "$t/table2_t_wide.csv" ] || "$SPBIAS" table2 "$t/gaps_t.csv" --wide --out "$t/table2_t_wide.csv" || return 1
   for r in $runs; do  # the top-5 prompts of each tuning set as PEFT adapters
-    d=$(basename "$(dirname "$r")")
+    d=$("$PYTHON" -c 'import json, sys; print(json.load(open(sys.argv[1]))["run"]["dataset"])' "$r/config.json") || return 1
     [ -d "$PUB/adapters/$d" ] || "$SPBIAS" export "$r" --top-k 5 --out "$PUB/adapters/$d" || return 1
   done
-  "$PYTHON" scripts/papers_study_page.py --sweep "$SWEEP_OUT" --sweep-file "$SWEEP_FILE" --out "$PUB" \
+  # the page reads a staged sweep's layout: a one-run sweep's kept folders and rate choices laid out so (spbias.gpu_study)
+  local view page_file
+  IFS=$'\t' read -r view page_file < <("$PYTHON" -m spbias.gpu_study page-view "$SWEEP_OUT" "$SWEEP_FILE" "$STATE/page-view") || return 1
+  "$PYTHON" scripts/papers_study_page.py --sweep "$view" --sweep-file "$page_file" --out "$PUB" \
     --cpu-study "$ROOT/results/smollm2-135m" --bench "$BENCH_DIR/gpu.json" --timings "$STATE/timings.jsonl" $([ "$TINY" = 1 ] && echo --tiny)
 }
 export -f doctor bench sweep publish publish_steps

@@ -10,17 +10,19 @@ from pathlib import Path
 from .core import SpbiasError, atomic_write_json, repo_root
 from .run import SUMMARY, seed_dir
 from .store import is_url, out_fs, out_root, is_complete, _run_fs
-from .sweep import (Sweep, sweep_from_dict, load_sweep, _read_yaml, expand, resolve_params,
+from .sweep import (Sweep, GRID_IN_ONE_RUN, RATE_SEEDS, sweep_from_dict, load_sweep, _read_yaml, expand, resolve_params,
                           model_slug,
                           notebook_parameters, default_notebook, papermill_executor)
 from .sweep_run import SweepResult, run_sweep  # one sweep's run loop (40c_sweep_run)
 
 # %% auto #0
 __all__ = ['CHOSEN_LR', 'MANY_RUNS', 'StageNotFinished', 'Stage', 'stages_from_dict', 'load_stages', 'best_lr', 'stage_out',
-           'plan_stage', 'run_stages', 'choose_in_run', 'confirm_size', 'check_data_dir', 'main']
+           'plan_stage', 'run_stages', 'choose_in_run', 'keep_chosen_rate', 'kept_run', 'confirm_size',
+           'check_data_dir', 'main']
 
 # %% ../nbs/40b_stages.ipynb #a7c1e002
-_STAGE_KEYS = ("models", "datasets", "lr", "n_tokens", "seeds", "seeds_per_run", "params")  # what a stage may override
+# what a stage may override
+_STAGE_KEYS = ("models", "datasets", "lr", "lr_grid", "n_tokens", "seeds", "seeds_per_run", "params")
 CHOSEN_LR = "chosen_lr.json"  # written into a stage's folder when its learning rate was chosen from an earlier stage
 # mean accuracies equal to this many decimals are a tie (0.60/0.62 against 0.61/0.61 is one, whatever the rounding)
 _TIE = 9
@@ -74,6 +76,10 @@ def stages_from_dict(d:dict, # the parsed YAML
                 raise SpbiasError(f"sweep {name!r}: stage {key!r} chooses its lr from {lr_from!r}, which is not a "
                                   f"stage before it ({[s.name for s in out]}).",
                                   "name an earlier stage: lr: {from: STAGE}, or write lr: chosen (the stage before).")
+        if lr_from and next(s for s in out if s.name == lr_from).spec.get("lr") == GRID_IN_ONE_RUN:
+            raise SpbiasError(f"sweep {name!r}: stage {key!r} chooses its lr from stage {lr_from!r}, whose runs "
+                              f"choose their rate themselves (lr: {GRID_IN_ONE_RUN}) and keep its prompts.",
+                              f"read the chosen rate's prompts from stage {lr_from!r}, or give stage {key!r} its lr.")
         # every stage's mistakes show before anything runs
         sweep_from_dict({**spec, "lr": [1.0]} if lr_from else spec, name)
         out.append(Stage(key, spec, lr_from))
@@ -185,6 +191,20 @@ def _write_chosen(out, stage:Stage, choices:list[dict])->str:
         return f"{where}/{CHOSEN_LR}"
     return str(atomic_write_json(Path(where)/CHOSEN_LR, rec))
 
+def _gather_in_run(out, stage:Stage, sweeps:list, defaults:dict, log=print)->None:
+    "A stage of runs that chose their rates (lr: grid-in-one-run): each finished run's choice in its chosen_lr.json."
+    where, choices = stage_out(out, stage.name), []
+    for r in (r for s in sweeps for r in expand(resolve_params(s, defaults))):
+        if not is_complete(r, where): continue
+        fs, folder = _run_fs(r, where)
+        c = json.loads(fs.cat_file(f"{folder}/{CHOSEN_LR}"))
+        choices.append(dict(model=r.model, dataset=r.dataset, n_tokens=r.n_tokens, lr=c["lr"],
+                            candidates=c["candidates"], run=r.run_id, folder=c["folder"]))
+    if not choices: return
+    st = Stage(stage.name, stage.spec, lr_from="in-run")
+    for c in choices: log(f"  chosen in the run: {_describe(c)}")
+    log(f"  the choices are gathered in {_write_chosen(out, st, choices)}")
+
 def run_stages(stages:list[Stage], out, # the stages and the sweep's output root (default: the file's out:)
                only_stage:str|None=None, # run this stage alone (default: all, in order)
                file:str="SWEEP.yaml", notebook:Path|None=None, log=print, dry_run:bool=False,
@@ -210,6 +230,7 @@ def run_stages(stages:list[Stage], out, # the stages and the sweep's output root
         for c in choices: log(f"  chosen: {_describe(c)}")
         if choices and not dry_run: log(f"  the choice is recorded in {_write_chosen(out, st, choices)}")
         rs = [run_sweep(s, out=where, dry_run=dry_run, notebook=nb, log=log, **kw) for s in sweeps]
+        if not dry_run and any(s.lr_in_one_run for s in sweeps): _gather_in_run(out, st, sweeps, defaults, log)
         res[st.name] = SweepResult(done=[x for r in rs for x in r.done], skipped=[x for r in rs for x in r.skipped],
                                    failed={k: v for r in rs for k, v in r.failed.items()},
                                    planned=[x for r in rs for x in r.planned])
@@ -245,6 +266,29 @@ def choose_in_run(run_dir:str|Path, # a run of several learning rates (`spbias t
             results.setdefault(float(r), []).append((sm.get("validation_accuracy"), sm.get("validation_loss")))
     lr, cands = best_lr(results)
     return lr, cands, d/f"lr-{lr:g}"
+
+def keep_chosen_rate(run_dir:str|Path, # a run of several learning rates, finished
+                     rate_seeds=RATE_SEEDS, log=print)->Path:
+    "Choose the rate in a run of several (`choose_in_run`), record it in the run's chosen_lr.json; the rate's folder."
+    lr, cands, folder = choose_in_run(run_dir, rate_seeds)
+    rec = dict(lr=lr, folder=folder.name, rate_seeds=list(rate_seeds), candidates=cands,
+               rule="the highest mean over the rate seeds of each seed's best validation accuracy "
+                    f"(equal to {_TIE} decimals: a tie), ties broken by the lower mean validation loss")
+    atomic_write_json(Path(run_dir)/CHOSEN_LR, rec)
+    log(f"chosen in the run: lr {lr:g} (seeds {', '.join(map(str, rate_seeds))}: "
+        + "; ".join(f"{c['lr']:g}: {c['mean_validation_accuracy']:.4f}" for c in cands) + f"); its prompts: {folder}")
+    return folder
+
+def kept_run(run_dir:str|Path # a run folder of a sweep
+            )->Path:
+    "The folder of the prompts a run keeps: a run that chose its rate (chosen_lr.json): that rate's; else the run."
+    d = Path(run_dir)
+    if not (d/CHOSEN_LR).is_file(): return d
+    try: return d/json.loads((d/CHOSEN_LR).read_text())["folder"]
+    except (ValueError, KeyError, TypeError):
+        raise SpbiasError(f"{d/CHOSEN_LR} is unreadable: the rate chosen in this run is not known.",
+                          "execute the run's notebook again (it chooses again from the finished run).") from None
+
 
 # %% ../nbs/40b_stages.ipynb #f7f9a9f8
 MANY_RUNS = 5000   # a sweep of more runs than this runs (or lists them) only with --yes; the papers' grid: 1,800

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, ast, dataclasses, fnmatch, hashlib, json, os, posixpath, re, shutil, sys, tempfile, time, traceback
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 import pandas as pd, yaml
 import spbias
 from pydantic import BaseModel, ConfigDict, StrictInt, field_validator
@@ -22,14 +22,16 @@ from .store import (MANIFEST, is_url, out_root, out_fs, write_manifest, is_compl
 from .templates import subsample_bias_set, bias_set, BUILTIN_SETS, set_of_file, predictions_by_set
 
 # %% auto #0
-__all__ = ['MAX_N_TOKENS', 'Sweep', 'SweepFile', 'sweep_from_dict', 'load_sweep', 'model_slug', 'Run', 'expand', 'shard_from_env',
-           'parse_shard', 'shard', 'papermill_executor', 'notebook_parameters', 'resolve_params', 'default_notebook',
-           'check_sweep_params']
+__all__ = ['MAX_N_TOKENS', 'GRID_IN_ONE_RUN', 'RATE_SEEDS', 'Sweep', 'SweepFile', 'sweep_from_dict', 'load_sweep', 'model_slug',
+           'Run', 'expand', 'shard_from_env', 'parse_shard', 'shard', 'papermill_executor', 'notebook_parameters',
+           'resolve_params', 'default_notebook', 'check_sweep_params']
 
 # %% ../nbs/40_sweep.ipynb #152caf4a
 _GRID_KEYS = ("models", "datasets", "lr", "n_tokens", "seeds")
 _TOP_KEYS = {"name", "out", "notebook", "seeds_per_run", "params", *_GRID_KEYS}
 MAX_N_TOKENS = 1000   # soft prompt tokens a sweep may ask for (the papers tune 5 to 100)
+GRID_IN_ONE_RUN = "grid-in-one-run"  # lr: in a sweep file: every rate of lr_grid and every seed tuned in one run
+RATE_SEEDS = (1001, 1002)  # the seeds whose prompts choose the rate inside such a run (the papers' rate stage)
 
 @dataclass(frozen=True)
 class Sweep:
@@ -46,6 +48,9 @@ class Sweep:
     notebook:str|None=None    # tuning notebook (default: nbs/runs/tune.ipynb of the repository)
     # ((dataset, (lr, ...)), ...): each tuning set's own learning rates (chosen per set, as in the papers' Table 3)
     lr_by_dataset:tuple=()
+    # lr: grid-in-one-run: one run per model, set and length tunes every rate in `lr` and every seed (a prompt per
+    # rate and seed); the run chooses its rate from RATE_SEEDS and keeps that rate's prompts
+    lr_in_one_run:bool=False
     def __post_init__(self):
         for k in _GRID_KEYS:
             if not getattr(self, k):
@@ -67,10 +72,27 @@ class Sweep:
                               f"{sorted(d for d, _ in self.lr_by_dataset)}, "
                               f"datasets lists {sorted(self.datasets)}.",
                               "give one lr list per dataset, e.g. lr: {sst5: [1.0e-2], semeval: [1.0e-3]}.")
+        if self.lr_in_one_run: self._check_one_run()
         clash = set(self.params) & {"model", "dataset", "lr", "n_tokens", "seeds", "out_dir"}
         if clash:
             raise SpbiasError(f"sweep {self.name!r}: params sets {sorted(clash)}, which the grid decides.",
                               "move them to the grid keys.")
+    def _check_one_run(self):
+        "lr: grid-in-one-run needs two or more rates, every seed in one run, and the seeds that choose the rate."
+        fix = (f"write e.g. lr: {GRID_IN_ONE_RUN}, lr_grid: [1.0e-2, 1.0e-3, 1.0e-4], seeds: 1001-1015, "
+               "seeds_per_run: 15.")
+        if len(self.lr) < 2 or self.lr_by_dataset:
+            raise SpbiasError(f"sweep {self.name!r}: lr: {GRID_IN_ONE_RUN} needs one list of two or more rates under "
+                              f"lr_grid:, got {list(self.lr)}.", fix)
+        if self.seeds_per_run < len(self.seeds):
+            raise SpbiasError(f"sweep {self.name!r}: lr: {GRID_IN_ONE_RUN} tunes every seed in one run, and "
+                              f"seeds_per_run is {self.seeds_per_run} for {len(self.seeds)} seeds.",
+                              f"set seeds_per_run: {len(self.seeds)}.")
+        if missing := [s for s in RATE_SEEDS if s not in self.seeds]:
+            raise SpbiasError(f"sweep {self.name!r}: lr: {GRID_IN_ONE_RUN} chooses the rate from seeds "
+                              f"{RATE_SEEDS[0]}-{RATE_SEEDS[-1]} (the papers' rate stage), and seeds lacks {missing}.",
+                              fix)
+
 
 # %% ../nbs/40_sweep.ipynb #84fc20b9
 def _as_list(x): return list(x) if isinstance(x, (list, tuple)) else [x]
@@ -79,7 +101,9 @@ class SweepFile(BaseModel):
     "A sweep file's keys, as YAML gives them: the grid, and what every run shares."
     model_config = ConfigDict(extra="forbid")
     models:list[str|int]; datasets:list[str|int]
-    lr:list[float]|dict[str, list[float]]   # one list, or one per tuning set
+    # one list, one per tuning set, or the grid in one run (its rates under lr_grid)
+    lr:list[float]|dict[str, list[float]]|Literal["grid-in-one-run"]
+    lr_grid:list[float]|None=None           # the rates of lr: grid-in-one-run
     n_tokens:list[StrictInt]
     seeds:StrictInt|list[StrictInt]|str     # a spec such as 1001-1015 (core.parse_seeds), or a list
     seeds_per_run:StrictInt=1
@@ -88,11 +112,13 @@ class SweepFile(BaseModel):
     @field_validator("models", "datasets", "n_tokens", "lr", mode="before")
     @classmethod
     def _listed(cls, v):   # one value: a list of one
+        if v == GRID_IN_ONE_RUN: return v
         return {k: _as_list(x) for k, x in v.items()} if isinstance(v, dict) else _as_list(v)
 
 _SWEEP_FIXES = {"": f"use only the keys {', '.join(SweepFile.model_fields)}; per-run settings go under params:.",
-                "lr": "write e.g. lr: [1.0e-2, 1.0e-3], or one list per dataset: lr: {sst5: [1.0e-2], semeval: "
-                      "[1.0e-3]}.",
+                "lr": "write e.g. lr: [1.0e-2, 1.0e-3], one list per dataset: lr: {sst5: [1.0e-2], semeval: "
+                      "[1.0e-3]}, or lr: grid-in-one-run with lr_grid: [1.0e-2, 1.0e-3].",
+                "lr_grid": f"write the rates of lr: {GRID_IN_ONE_RUN} as one list, e.g. lr_grid: [1.0e-2, 1.0e-3].",
                 "n_tokens": "fix n_tokens: in the sweep file, e.g. n_tokens: [8, 16].",
                 "seeds": "write seeds as integers and inclusive ranges, e.g. seeds: 1001-1015 or seeds: [1001, 1002].",
                 "seeds_per_run": "fix seeds_per_run: in the sweep file, e.g. seeds_per_run: 15.",
@@ -105,13 +131,20 @@ def sweep_from_dict(d:dict, # the parsed YAML
         raise SpbiasError(f"sweep {name!r} is not a mapping.",
                           "write the sweep as YAML keys: models, datasets, lr, n_tokens, seeds, params.")
     f = check_declared(d, SweepFile, f"sweep {name!r}", _SWEEP_FIXES)
+    one = f.lr == GRID_IN_ONE_RUN
+    if one != (f.lr_grid is not None):
+        raise SpbiasError(f"sweep {name!r}: " + ("lr: grid-in-one-run needs lr_grid: (its rates)." if one else
+                                                 f"lr_grid: is read only with lr: {GRID_IN_ONE_RUN}, and lr is "
+                                                 f"{f.lr}."),
+                          f"write lr: {GRID_IN_ONE_RUN} and lr_grid: [1.0e-2, 1.0e-3, 1.0e-4], or lr: [...] alone.")
+    if one: f.lr = f.lr_grid
     by = tuple((k, tuple(v)) for k, v in f.lr.items()) if isinstance(f.lr, dict) else ()
     try: seeds = tuple(parse_seeds(f.seeds))
     except SpbiasError as e: raise SpbiasError(f"sweep {name!r}: seeds: {e.problem}", e.fix) from None
     return Sweep(name=f.name or name, models=tuple(map(str, f.models)), datasets=tuple(map(str, f.datasets)),
                  lr=tuple(sorted({x for _, v in by for x in v})) if by else tuple(f.lr), n_tokens=tuple(f.n_tokens),
                  seeds=seeds, seeds_per_run=f.seeds_per_run, params=dict(f.params or {}), out=f.out,
-                 notebook=f.notebook, lr_by_dataset=by)
+                 notebook=f.notebook, lr_by_dataset=by, lr_in_one_run=one)
 
 class _Twice(Exception):
     "A mapping names a key twice: the key and the lines (1-based) of both."
@@ -189,21 +222,26 @@ def _seed_tag(seeds)->str:
     if len(s) == 1: return str(s[0])
     return f"{s[0]}-{s[-1]}" if s == list(range(s[0], s[-1]+1)) else "_".join(map(str, s))
 
+def _lr_tag(lr)->str: return "_".join(f"{x:g}" for x in lr) if isinstance(lr, tuple) else f"{lr:g}"
+
 @dataclass(frozen=True)
 class Run:
     "One papermill execution of the tuning notebook."
-    model:str; dataset:str; lr:float; n_tokens:int
+    model:str; dataset:str
+    lr:float|tuple  # the run's rate, or the rates of a grid tuned in one run (lr: grid-in-one-run)
+    n_tokens:int
     seeds:tuple   # seeds tuned in this run
     params:tuple  # common parameters, as sorted (key, value) pairs
     @property
-    def name(self)->str: return f"lr{self.lr:g}-n{self.n_tokens}-s{_seed_tag(self.seeds)}"
+    def name(self)->str: return f"lr{_lr_tag(self.lr)}-n{self.n_tokens}-s{_seed_tag(self.seeds)}"
     @property
     def run_id(self)->str: return f"{model_slug(self.model)}/{self.dataset}/{self.name}"
     def folder(self, out:Path)->Path: return Path(out)/model_slug(self.model)/self.dataset/self.name
     def notebook(self, out:Path)->Path: return Path(out)/model_slug(self.model)/self.dataset/f"{self.name}.ipynb"
     def parameters(self, out:Path)->dict:
         "The values injected into the notebook's `parameters` cell."
-        return {**dict(self.params), "model": self.model, "dataset": self.dataset, "lr": self.lr,
+        return {**dict(self.params), "model": self.model, "dataset": self.dataset,
+                "lr": list(self.lr) if isinstance(self.lr, tuple) else self.lr,
                 "n_tokens": self.n_tokens, "seeds": ",".join(map(str, self.seeds)),
                 "out_dir": str(self.folder(out).resolve())}
     @property
@@ -218,8 +256,9 @@ def expand(sweep:Sweep)->list[Run]:
     k = sweep.seeds_per_run
     groups = [tuple(sweep.seeds[i:i+k]) for i in range(0, len(sweep.seeds), k)]
     lrs = dict(sweep.lr_by_dataset)
+    rates = lambda d: [tuple(sweep.lr)] if sweep.lr_in_one_run else lrs.get(d, sweep.lr)  # grid-in-one-run: one run
     runs = [Run(m, d, lr, n, g, params) for m in sweep.models for d in sweep.datasets
-            for lr in lrs.get(d, sweep.lr) for n in sweep.n_tokens for g in groups]
+            for lr in rates(d) for n in sweep.n_tokens for g in groups]
     ids = [r.run_id for r in runs]
     if len(set(ids)) != len(ids):
         dup = sorted({i for i in ids if ids.count(i) > 1})

@@ -227,6 +227,15 @@ def _evaluate_some(model, prompts, which, place, data:int, full:bool, *args)->tu
     for i, (l, a) in got.items(): el[i], ea[i] = l, a
     return el, ea
 
+def _matmul(dtype:str)->dict:
+    "config.json's `matmul`: JAX's matmul precision setting and the arithmetic it gives (`spbias.gpu_study`)."
+    from spbias.gpu_study import matmul_precision
+    return matmul_precision(dtype)
+
+def _precision_note(dtype:str)->str:
+    from spbias.gpu_study import precision_note
+    return precision_note(dtype)
+
 def tune(cfg:TuneConfig, # the run
          model=None, # (model, tokenizer, ModelConfig) already loaded (default: load_model(cfg.model))
          table=None, # tuning table already loaded (default: load_sentiment(cfg.dataset, ...))
@@ -256,6 +265,7 @@ def _tune_locked(cfg, model, table, stop_at, progress, log, on_step=None)->Path:
     try:
         set_layers(model)  # the fingerprint is of the model's own parameters, one block after another
         record = run_record(cfg, model, tokenizer, mcfg, table)
+        record["matmul"] = _matmul(cfg.dtype)  # which arithmetic the matrix products used (TF32 counts)
         how = agree_out(out, record, cfg.resume, cfg.force, log)
         if how == "finished": return out
         # how the blocks run (--scan-layers, --remat): the same numbers; a sharded model keeps its split
@@ -302,7 +312,7 @@ def _tune(cfg, model, tokenizer, mcfg, table, mesh, record, how, stop_at, progre
     compact = loop == "vmap" and cfg.stopped == "compact"
     full = loop == "vmap" and not compact  # masked: evaluations score every prompt too (one shape, no new compile)
     on = OnDevices(st, bases, place, D, compact=compact, log=log, lrs=[r for r, _ in pairs])
-    log(plan_note(cfg, start))  # what the run will do, before its first step
+    log(f"{plan_note(cfg, start)}; {_precision_note(cfg.dtype)}")  # what the run will do, before its first step
     bar = tqdm(total=cfg.max_steps, initial=start, desc=f"tune {S} prompt(s)" if parts else f"tune {S} seed(s)",
                disable=not (progress and primary), mininterval=2)
     timer = StepTimer(_TIMED_STEPS)
