@@ -109,6 +109,8 @@ def values(build: Path, root: Path) -> dict:
         flip = [c for c in lab.columns if c.startswith("flip_")]
         v["flips"] = int(_one(lab)[flip].astype(str).isin(["True", "1"]).any(axis=1).sum()) if flip else 0
         v["flip_columns"] = flip
+        agree = _one(lab)["agreement_semeval"].astype(str) if "agreement_semeval" in lab else pd.Series(dtype=str)
+        v["no_flip"] = {k: int((agree == k).sum()) for k in ("equivalent (no flip)", "inconclusive")}
     if (rob/"compare_sst5-semeval.csv").is_file():
         c = pd.read_csv(rob/"compare_sst5-semeval.csv", keep_default_na=False, na_values={"p_value": [""]})
         v["compare"] = {m: dict(tested=_tests(g), significant=n_significant(g)) for m, g in c.groupby("method")}

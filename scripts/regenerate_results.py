@@ -85,8 +85,8 @@ def step_robustness(b: Path):
                          "--figure", r/"figures"/"robustness_stage2.png"),
            "stage2_holm": cli("robustness", *_preds().split(","), "--ci", "t", "--adjust", "holm", "--out",
                               r/"robustness_stage2_holm.csv", "--figure", r/"figures"/"robustness_stage2_holm.png"),
-           "sst5_label-semeval": cli("robustness", _preds(["sst5"]), "--ci", "crossed", "--label",
-                                     f"semeval={_preds(['semeval'])}", "--out", r/"robustness_sst5_label-semeval.csv",
+           "sst5_label-semeval": cli("robustness", _preds(["sst5"]), "--ci", "crossed", "--margin", "0.05",
+                                     "--label", f"semeval={_preds(['semeval'])}", "--out", r/"robustness_sst5_label-semeval.csv",
                                      "--figure", r/"figures"/"robustness_sst5_label-semeval.png")}
     (r/"robustness.log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
 
