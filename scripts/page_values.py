@@ -4,7 +4,7 @@ survival rule come from the tables spbias' commands wrote; this file selects row
 own counters (a mirror pair once), and takes method notes from spbias' note functions."""
 import json
 from pathlib import Path
-import pandas as pd
+import numpy as np, pandas as pd
 from spbias import metrics as M
 from spbias.intervals import mirror_of, n_significant
 from spbias.multiplicity import declared_note
@@ -116,9 +116,35 @@ def values(build: Path, root: Path) -> dict:
         v["compare"] = {m: dict(tested=_tests(g), significant=n_significant(g)) for m, g in c.groupby("method")}
         v["compare_note"] = json.loads((rob/"compare.log.json").read_text())["sst5-semeval"].strip().splitlines()
         v["compare_note"] = [here(x.strip()) for x in v["compare_note"] if not x.startswith("wrote ")]
+    if (rob/"manual.log.json").is_file():
+        v["manual"] = manual(build, here)
+    if (build/LE/"agreement.json").is_file():
+        v["le"] = lm_eval(build)
+    if (build/SB/"seeds.csv").is_file():
+        v["sb"] = semeval_budget(build, root)
     if (build/TF/"tables"/"gaps_declared.csv").is_file():
         v["tf"] = template_families(build)
     return v
+
+
+def manual(build: Path, here) -> dict:
+    "The manual 4-shot baseline's values: tests, significant differences, survivors, and what the commands printed."
+    rob = build/ROB
+    read = lambda n, p: pd.read_csv(rob/f"{n}.csv", keep_default_na=False, na_values={p: [""]})
+    c, mc = read("compare_soft-manual", "p_value"), read("mcnemar_soft-manual", "p_value")
+    surv = lambda t: int((t.survives.astype(str).eq("True") & (mirror_of(t) == "")).sum())
+    r = {k: read(f"robustness_{k}", "p_t") for k in ("soft_label-manual", "manual")}
+    lab = _one(r["soft_label-manual"])
+    log = json.loads((rob/"manual.log.json").read_text())
+    return dict(attributes=sorted(c.category.str.replace("grouped_", "").unique()),
+                compare={m: dict(tested=_tests(g), significant=n_significant(g)) for m, g in c.groupby("method")},
+                n=int(c.n_a.max()), pairs=len(mc.drop_duplicates(["prompt_a", "prompt_b"])), tests=len(_one(r["manual"])),
+                survive={k: surv(t) for k, t in r.items()},
+                agreement={k: int((lab["agreement_manual"].astype(str) == k).sum())
+                           for k in ("equivalent (no flip)", "inconclusive")},
+                note={k: robustness_note(t).removeprefix("survives: ") for k, t in r.items()},
+                lines={k: [here(x.strip()) for x in t.strip().splitlines() if not x.startswith("wrote ")]
+                       for k, t in log.items()})
 
 
 def template_families(build: Path) -> dict:
@@ -139,3 +165,90 @@ def template_families(build: Path) -> dict:
                 groups=int(g[g.gap_to == "centroid"].group.nunique()), method_note=M.method_note(g),
                 lines=[x for x in log.strip().splitlines() if not x.startswith("wrote ")],
                 margin=float(g.margin.iloc[0]), tested=len(one), sig=n_significant(g), equivalent=eq(one))
+
+
+SB = STUDY/"semeval-budget"
+FIRST = STUDY/"stage2-runs"/"smollm2"/"semeval"/"lr0.001-n8-s1001-1015"   # the first study's SemEval run
+LEVEL, AT = 0.55, 1000   # a landmark validation accuracy; the step at which the two losses are compared
+
+
+def semeval_budget(build: Path, root: Path) -> dict:
+    """The budget experiment's page values: per-seed rows (seeds.csv), curve landmarks and slopes (curves.csv), the two
+    losses at one step (Welch t), a Clopper–Pearson bound on the share of seeds that learn,
+    the like-for-like table."""
+    import yaml
+    from scipy import stats
+    from statsmodels.stats.proportion import proportion_confint
+    seeds, curves = pd.read_csv(build/SB/"seeds.csv"), pd.read_csv(build/SB/"curves.csv")
+    lfl = pd.read_csv(root/SB/"like_for_like.csv")
+    cfg = {r: json.loads((root/SB/"runs"/r/"config.json").read_text()) for r in seeds.run.unique()}
+    first = json.loads((root/FIRST/"config.json").read_text())
+    papers = yaml.safe_load((root/"sweeps"/"smollm2-papers.yaml").read_text())["params"]
+    why = {"early_stopped": "early stop", "max_steps": "the run's cap"}
+    # seeds.csv keeps 4 decimals: the kept step's validation accuracy at full precision from curves.csv
+    full = curves.set_index(["run", "seed", "step"]).eval_accuracy
+    seeds["best_validation_accuracy"] = [full[(r.run, r.seed, r.best_step)] for r in seeds.itertuples()]
+    v = dict(seeds=[dict(r, why=why.get(r["status"], r["status"])) for r in seeds.to_dict("records")],
+             runs={r: c["run"] for r, c in cfg.items()}, first=first["run"],
+             first_validation=first["split_sizes"]["validation"], papers=papers)
+    s0 = seeds.iloc[0]
+    v["lr"] = f"{cfg['full_vocab']['run']['lr']:.0e}".replace("e-0", "e-")   # 1e-3, as the configs are written
+    v.update(validation_size=int(s0.validation_size), test_size=int(s0.test_size),
+             validation_majority=float(s0.validation_majority), test_majority=float(s0.test_majority))
+    fv = seeds[seeds.run == "full_vocab"]
+    beat = fv[fv.test_ci_low > fv.test_majority]
+    v["beat"] = dict(k=len(beat), n=len(fv), lowest=float(fv.test_ci_low.min()),
+                     above=float(fv.test_ci_low.min() - s0.test_majority),
+                     # one-sided 95% lower bound on the share of seeds that beat the majority (Clopper–Pearson)
+                     lower=float(proportion_confint(len(beat), len(fv), alpha=0.10, method="beta")[0]))
+    budget = int(first["run"]["max_steps"])
+    near = int(curves.step[curves.step >= budget].min())   # the evaluation nearest the first study's budget
+    cv = curves[curves.run == "full_vocab"]
+    first_at = lambda c, x: int(c[c.eval_accuracy > x].step.min())
+    start = max(first_at(c, LEVEL) for _, c in cv.groupby("seed"))   # the step by which both seeds had passed LEVEL
+    land = []
+    for s, c in cv.groupby("seed"):
+        late = c[c.step >= start]
+        fit = stats.linregress(late.step / 1000, late.eval_accuracy)   # accuracy per 1,000 steps
+        land.append(dict(seed=s, near=float(c[c.step == near].eval_accuracy.iloc[0]),
+                         majority=first_at(c, s0.validation_majority), at55=first_at(c, LEVEL),
+                         slope=float(fit.slope), p=float(fit.pvalue), n=len(late)))
+    v["near_step"], v["curves"] = near, land
+    v["se_eval"] = float(np.sqrt(0.5 * 0.5 / s0.validation_size))   # the largest binomial SE of one evaluation
+    at = curves[curves.step == AT]
+    a, b = (at[at.run == r].eval_accuracy.to_numpy() for r in ("full_vocab", "label_tokens"))
+    w = stats.ttest_ind(a, b, equal_var=False)
+    v["losses"] = dict(full_vocab=list(map(float, a)), label_tokens=list(map(float, b)),
+                       diff=float(a.mean() - b.mean()),
+                       t=float(w.statistic), p=float(w.pvalue), n=len(a), step=AT)
+    v["level"], v["slope_from"] = LEVEL, start
+    # like for like: the recomputed accuracies against the ones each run recorded
+    recorded = [json.loads((root/d/f"seed-{s}"/"summary.json").read_text())["test_accuracy"]
+                for d in (FIRST, SB/"runs"/"full_vocab") for s in lfl.seed]
+    recomputed = list(lfl.accuracy_150) + list(lfl.accuracy_long)
+    v["lfl"] = [dict(r, p=f"{r['mcnemar_exact_p']:.1e}") for r in lfl.to_dict("records")]
+    v["lfl_recorded"], v["lfl_equal"] = recorded, bool(np.allclose(recorded, recomputed, atol=1e-9))
+    neutral = [int(x.split("/")[1]) for x in lfl.answers_150]
+    v["lfl_neutral_150"] = [n / t for n, t in zip(neutral, lfl.n)]
+    v["lfl_majority"] = dict(accuracy=float(lfl.majority_accuracy.iloc[0]),
+                             macro_f1=float(lfl.majority_macro_f1.iloc[0]))
+    return v
+
+
+LE = STUDY/"lm-eval"
+LABELS = {0: "negative", 1: "neutral", 2: "positive"}
+
+
+def lm_eval(build: Path) -> dict:
+    "The lm-eval page's values: agreement.json (the lm-eval step's), the comparison and McNemar tables."
+    a = json.loads((build/LE/"agreement.json").read_text())
+    c, mc = pd.read_csv(build/LE/"compare.csv"), pd.read_csv(build/LE/"mcnemar.csv")
+    g = pd.read_csv(build/LE/"gaps_lm-eval.csv")
+    allrows = mc[mc.category == "all"].iloc[0]
+    e = lambda x: f"{x:.1e}"   # a small difference in scientific notation
+    return dict(a, answers={LABELS[int(k)]: v for k, v in a["answers_lm"].items()},
+                gold_named={LABELS[int(k)]: v for k, v in a["gold"].items()},
+                score_max=e(a["score_diff_max"]), score_median=e(a["score_diff_median"]),
+                metrics=sorted(g[g.gap_mean.notna()].metric.unique()),
+                compare_max=float(c["diff"].abs().max()), discordant=int(allrows.a_only + allrows.b_only),
+                mcnemar_n=int(allrows.n), mcnemar_p=float(allrows.p_value))

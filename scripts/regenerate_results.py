@@ -20,6 +20,7 @@ from spbias.core import SpbiasError
 
 STUDY = Path("results/smollm2-135m")
 S2, ROB, TF, SB = STUDY/"stage2", STUDY/"robustness", STUDY/"template-families", STUDY/"semeval-budget"
+LE = STUDY/"lm-eval"
 PRED = S2/"predictions"
 RUNS = sorted(str(p) for p in (ROOT/STUDY/"stage2-runs").glob("smollm2/*/lr*-s1001-1015"))
 MARGIN = "0.05"   # the equivalence margin: a gap of five percentage points of a rate
@@ -100,6 +101,32 @@ def step_compare(b: Path):
     (r/"compare.log.json").write_text(json.dumps({"sst5-semeval": log}, indent=1, ensure_ascii=False))
 
 
+MANUAL = ["age", "disability", "race", "religion", "sexuality"]   # the attributes the manual baseline covers
+
+
+def _manual() -> tuple[str, str]:
+    "The soft SST-5 prompts' and the manual 4-shot baseline's predictions on the attributes the baseline covers."
+    return (",".join(str(PRED/f"czarnowska-{a}_sst5.tsv.gz") for a in MANUAL),
+            ",".join(str(ROB/"predictions"/f"czarnowska-{a}_manual4.tsv.gz") for a in MANUAL))
+
+
+def step_manual(b: Path):
+    """The manual 4-shot baseline (committed predictions): soft − manual (Holm within attribute × metric, every prompt
+    pair), robustness with its sign and SemEval's as conditions, its own gaps' robustness."""
+    r = b/ROB; (r/"figures").mkdir(parents=True, exist_ok=True)
+    s, m = _manual()
+    log = {"soft-manual": cli("compare", s, m, "--names", "soft-sst5,manual-4shot", "--adjust", "holm", "--family",
+                              "attribute", "--pairs", "all", "--out", r/"compare_soft-manual.csv",
+                              "--mcnemar", r/"mcnemar_soft-manual.csv", "--figure", r/"figures"/"compare_soft-manual.png"),
+           "soft_label-manual": cli("robustness", s, "--ci", "crossed", "--margin", MARGIN, "--label", f"manual={m}",
+                                    "--label", f"semeval={_preds(['semeval'])}", "--out",
+                                    r/"robustness_soft_label-manual.csv",
+                                    "--figure", r/"figures"/"robustness_soft_label-manual.png"),
+           "manual": cli("robustness", m, "--ci", "crossed", "--out", r/"robustness_manual.csv",
+                         "--figure", r/"figures"/"robustness_manual.png")}
+    (r/"manual.log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
+
+
 def step_template_families(b: Path):
     "Template families (issue 35): each group against the centroid, the unmarked sentences and the other groups, declared families, TOST."
     t = b/TF/"tables"; t.mkdir(parents=True, exist_ok=True)
@@ -128,6 +155,49 @@ def step_pages(b: Path):
         write_page(tpl, values, out)
 
 
+def lm_eval_agreement(lm: pd.DataFrame, own: pd.DataFrame, gaps_lm: pd.DataFrame, gaps_own: pd.DataFrame) -> dict:
+    "lm-eval's log against spbias' own scoring of the same sentences: answers, label-score differences, gaps."
+    import numpy as np
+    key = ["category", "group", "template_id", "text"]
+    m = lm.merge(own, on=key, suffixes=("_lm", "_own"), validate="one_to_one")
+    cols = ["score_negative", "score_neutral", "score_positive"]
+    rel = lambda sfx: np.stack([m[f"{c}{sfx}"] - m[f"{cols[0]}{sfx}"] for c in cols[1:]], 1)   # differences between labels
+    d = np.abs(rel("_lm") - rel("_own"))
+    top2 = lambda sfx: np.sort(m[[f"{c}{sfx}" for c in cols]].to_numpy(), 1)[:, -2:]
+    margin = min(float(np.diff(top2(sfx), axis=1).min()) for sfx in ("_lm", "_own"))   # the closest two label scores
+    g = gaps_lm.merge(gaps_own, on=["category", "group", "metric"], suffixes=("_lm", "_own"))
+    g = g[g.gap_mean_lm.notna() & g.gap_mean_own.notna()]
+    same = int((m.y_pred_lm.astype(int) == m.y_pred_own.astype(int)).sum())
+    return dict(n=len(m), n_lm=len(lm), n_own=len(own), answers_agree=same,
+                score_diff_max=float(d.max()), score_diff_median=float(np.median(d)), label_margin_min=margin,
+                gaps=len(g), gaps_equal=int((g.gap_mean_lm == g.gap_mean_own).sum()),
+                gap_max_abs_diff=float((g.gap_mean_lm - g.gap_mean_own).abs().max()),
+                accuracy_lm=float((lm.y_true == lm.y_pred).mean()),
+                accuracy_own=float((own.y_true.astype(int) == own.y_pred.astype(int)).mean()),
+                answers_lm={int(k): int(v) for k, v in lm.y_pred.value_counts().sort_index().items()},
+                gold={int(k): int(v) for k, v in lm.y_true.value_counts().sort_index().items()},
+                groups=int(lm.group.nunique()), templates=int(lm.template_id.nunique()))
+
+
+def step_lm_eval(b: Path):
+    "lm-eval's log read back (issue 44): gaps from the log and from spbias' own scoring, their comparison, agreement."
+    from spbias.harness import read_log, lm_eval_results
+    o = b/LE; o.mkdir(parents=True, exist_ok=True)
+    log, own = LE/"lm-eval-out", LE/"predictions"/"spbias_bare.tsv"
+    cli("gaps", log, "--top-k", "0", "--out", o/"gaps_lm-eval.csv")
+    cli("gaps", own, "--top-k", "0", "--out", o/"gaps_spbias.csv")
+    cli("compare", log, own, "--top-k", "0", "--names", "lm-eval,spbias", "--mcnemar", o/"mcnemar.csv",
+        "--out", o/"compare.csv")
+    samples = next(log.glob("samples_*.jsonl"))
+    own = pd.read_csv(own, sep="\t", keep_default_na=False, na_values={"y_pred": [""]})
+    a = lm_eval_agreement(read_log(samples), own,
+                          pd.read_csv(o/"gaps_lm-eval.csv"), pd.read_csv(o/"gaps_spbias.csv"))
+    res = lm_eval_results(samples)[0]["results"]
+    task = next(iter(res.values()))
+    a["lm_eval"] = dict(acc=task["acc,none"], acc_stderr=task["acc_stderr,none"], n=task["sample_len"])
+    (o/"agreement.json").write_text(json.dumps(a, indent=1) + "\n")
+
+
 STEPS = {  # name: (function, inputs it reads besides spbias' code, outputs relative to the build folder)
     "gaps": (step_gaps, [PRED, STUDY/"stage2-runs"],
              [S2/"tables"/f"gaps_{t}.csv" for t in ["crossed", "crossed-declared", *TAGS]]
@@ -141,11 +211,19 @@ STEPS = {  # name: (function, inputs it reads besides spbias' code, outputs rela
                       for e in ("png", "pdf")]),
     "compare": (step_compare, [PRED], [ROB/"compare_sst5-semeval.csv", ROB/"mcnemar_sst5-semeval.csv"]
                 + [ROB/"figures"/f"compare_sst5-semeval.{e}" for e in ("png", "pdf")]),
+    "manual": (step_manual, [PRED, ROB/"predictions"],
+               [ROB/f"{n}.csv" for n in ("compare_soft-manual", "mcnemar_soft-manual", "robustness_soft_label-manual",
+                                          "robustness_manual")]
+               + [ROB/"figures"/f"{n}.{e}" for n in ("compare_soft-manual", "robustness_soft_label-manual",
+                                                     "robustness_manual") for e in ("png", "pdf")]),
     "template-families": (step_template_families, [TF/"predictions"], [TF/"tables"/"gaps_declared.csv"]),
     "semeval-budget": (step_semeval_budget, [SB/"runs", Path("scripts/semeval_budget_report.py")],
                        [SB/"curves.csv", SB/"seeds.csv", SB/"figures"/"learning_curve.png"]),
+    "lm-eval": (step_lm_eval, [LE/"lm-eval-out", LE/"predictions"],
+                [LE/f"{n}.csv" for n in ("gaps_lm-eval", "gaps_spbias", "compare", "mcnemar")] + [LE/"agreement.json"]),
     "pages": (step_pages, [PRED, Path("scripts/pages"), Path("scripts/page_values.py"), S2/"tables"/"accuracy.csv",
-                           S2/"summaries.csv"],
+                           S2/"summaries.csv", SB/"like_for_like.csv", SB/"runs", Path("sweeps/smollm2-papers.yaml"),
+                           STUDY/"stage2-runs"/"smollm2"/"semeval"/"lr0.001-n8-s1001-1015"],
               [Path(str(p.relative_to(ROOT/"scripts"/"pages"))[:-3]) for p in (ROOT/"scripts"/"pages").rglob("*.j2")]),
 }
 # a page reads every table: it is rebuilt whenever one of them is
