@@ -82,7 +82,7 @@ def needed(components:pd.DataFrame, # variance_components of a pilot
     attr = keys.drop(columns="group"); codes, uniq = pd.factorize(pd.MultiIndex.from_frame(attr))
     index = pd.MultiIndex.from_tuples(list(uniq), names=list(attr.columns))
     def ok(n):   # every group of an attribute found with this power at n
-        se, df = design_arrays(arr, **({**(fixed or {}), f"n_{vary}": n}))
+        se, df, _ = design_arrays(arr, **({**(fixed or {}), f"n_{vary}": n}))
         hit = power_t(gap, se, df, alpha) >= power
         return pd.Series(np.bincount(codes, ~hit, minlength=len(uniq)) == 0, index=index)
     top = LIMITS[vary]
