@@ -11,10 +11,10 @@ from .predictions import CLASS_NAMES, METRICS, rates
 from .intervals import ALPHA, SUMMARY_KEYS, _across, testable
 
 # %% auto #0
-__all__ = ['ESTIMANDS', 'CROSSED_COLUMNS', 'template_terms', 'derive_terms', 'terms_note', 'anova2', 'anova3', 'term_anova',
-           'satterthwaite', 'pooled_terms', 'term_weight', 'gap_variance', 'require_template_ids', 'term_counts',
-           'denominators', 'term_shares', 'fit_cells', 'crossed_summary', 'variance_components', 'design_table',
-           'design_arrays', 'design_se']
+__all__ = ['ESTIMANDS', 'CROSSED_COLUMNS', 'PILOT_FIT', 'TERMS_ASSUMED', 'template_terms', 'derive_terms', 'terms_note', 'anova2',
+           'anova3', 'term_anova', 'satterthwaite', 'pooled_terms', 'term_weight', 'gap_variance',
+           'require_template_ids', 'term_counts', 'denominators', 'term_shares', 'fit_cells', 'crossed_summary',
+           'variance_components', 'design_table', 'design_arrays', 'design_se']
 
 # %% ../nbs/22d_crossed.ipynb #cab40459
 ESTIMANDS = {"group": "group over its terms", "terms": "these terms"}
@@ -250,6 +250,7 @@ def _components(a2, a3, K):
 
 # %% ../nbs/22d_crossed.ipynb #657b6489
 CROSSED_COLUMNS = ["se", "df", "estimand", "n_templates", "n_terms"]
+PILOT_FIT = ["term_weight", "term_df", "term_templates"]   # variance_components' columns beside the components
 
 def _fits(preds, metrics, centroid, reference=None):
     ("Yield (model, dataset, category, groups, metric, anova2, pooled term fit, terms per group, term weights) and the "
@@ -303,23 +304,31 @@ def crossed_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k p
 def variance_components(preds:pd.DataFrame, # predictions with template_id (the prompts to fit: choose them first)
                         metrics:list[str]=METRICS, centroid:str="mean")->pd.DataFrame:
     ("Per model, dataset, category, group and metric: the variance of its gap across prompts, templates and their "
-     "residual, and of its terms (pooled over the attribute), with the levels seen.")
+     "residual, and of its terms (pooled over the attribute), with the levels seen; beside each, the gap's term weight "
+     "(from its terms' shares) and the pooled term fit's df and effective templates (what `design_se` needs).")
     fits, _ = _fits(preds, metrics, centroid); rows = []
-    for m, d, c, groups, k, a2, a3, K, _ in fits:
+    for m, d, c, groups, k, a2, a3, K, f in fits:
         if a2 is None: continue
         comp = _components(a2, a3, K)
         levels = dict(prompt=a2["P"], template=a2["T"], residual=a2["P"] * a2["T"], term=K, **{
             "prompt:term": a2["P"] * K, "template:term": a2["T"] * K, "term:residual": a2["P"] * a2["T"] * K})
+        fit = dict(term_df=np.nan, term_templates=np.nan) if a3 is None else dict(
+            term_df=float(a3["df_W"]), term_templates=float(a3["T"]))
         for j, g in enumerate(groups):
             rows += [dict(model=m, dataset=d, category=c, group=g, metric=k, component=name,
                           variance=float(v[j]), n_levels=int(np.broadcast_to(levels[name], len(K))[j]),
-                          n_groups=len(groups)) for name, v in comp.items()]
-    return pd.DataFrame(rows, columns=SUMMARY_KEYS + ["component", "variance", "n_levels", "n_groups"])
+                          n_groups=len(groups), term_weight=float(f[j]), **fit) for name, v in comp.items()]
+    return pd.DataFrame(rows, columns=SUMMARY_KEYS + ["component", "variance", "n_levels", "n_groups"] + PILOT_FIT)
 
 # %% ../nbs/22d_crossed.ipynb #fb01fffb
+TERMS_ASSUMED = {"pilot": "each group's own terms in the pilot's shares (term weight from Σ a_w²)",
+                 "equal": "{n} terms a group, equally shared, each in every template (term weight (G − 1)/(G·{n}))",
+                 "old": "each group's own terms, equally shared (a components table without term_weight)"}
+
 def design_table(components:pd.DataFrame # variance_components' table (a pilot's)
                 )->tuple[pd.DataFrame, dict]:
-    "The keys of each gap and, as arrays, its components, levels, groups and term weight (what `design_se` uses)."
+    ("The keys of each gap and, as arrays, its components, levels, groups, term weight and pooled term fit (what "
+     "`design_se` uses); a table without PILOT_FIT columns: each group's terms equally shared.")
     w = components.pivot_table(index=SUMMARY_KEYS, columns="component", values="variance", aggfunc="first",
                                dropna=False)
     lv = components.pivot_table(index=SUMMARY_KEYS, columns="component", values="n_levels", aggfunc="first")
@@ -330,39 +339,51 @@ def design_table(components:pd.DataFrame # variance_components' table (a pilot's
     names = ("prompt", "template", "residual", "term", "prompt:term", "template:term", "term:residual")
     arr = {c: get(c) for c in names}
     arr |= dict(K0=K0, G=G, P0=lv["prompt"].to_numpy(float), T0=lv["template"].to_numpy(float),
-                f0=(1 - 1 / G) ** 2 / K0 + (K_inv.transform("sum").to_numpy() - 1 / K0) / G ** 2,
                 has_w=w["term"].notna().to_numpy() if "term" in w else np.zeros(len(w), bool))
+    if set(PILOT_FIT) <= set(components.columns):   # the pilot's term shares and its pooled term fit
+        fit = components.groupby(SUMMARY_KEYS)[PILOT_FIT].first().reindex(lv.index)
+        arr |= dict(f0=fit.term_weight.to_numpy(float), r0=np.nan_to_num(fit.term_df.to_numpy(float)),
+                    T30=fit.term_templates.fillna(lv["template"]).to_numpy(float), shares="pilot")
+    else:   # an older table: balanced terms (every template holds a group's terms, equally shared)
+        arr |= dict(f0=(1 - 1 / G) ** 2 / K0 + (K_inv.transform("sum").to_numpy() - 1 / K0) / G ** 2,
+                    r0=G * (K0 - 1), T30=arr["T0"], shares="old")
     return lv.index.to_frame(index=False), arr
 
 def design_arrays(a:dict, # design_table's arrays
-                  n_prompts=None, n_templates=None, n_terms=None)->tuple[np.ndarray, np.ndarray]:
-    "The SE and Satterthwaite df of each gap under a design (None: the pilot's)."
-    K = a["K0"] if n_terms is None else np.full(len(a["K0"]), float(n_terms)); G, f0 = a["G"], a["f0"]
-    f = f0 if n_terms is None else (G - 1) / (G * K)
-    P = a["P0"] if n_prompts is None else np.full(len(K), float(n_prompts))
-    T = a["T0"] if n_templates is None else np.full(len(K), float(n_templates))
+                  n_prompts=None, n_templates=None, n_terms=None # None: the pilot's
+                 )->tuple[np.ndarray, np.ndarray, np.ndarray]:
+    "The SE, Satterthwaite df and term weight of each gap under a design (None: the pilot's)."
+    n, G, f0 = len(a["K0"]), a["G"], a["f0"]
+    full = lambda v: np.full(n, float(v))
+    P = a["P0"] if n_prompts is None else full(n_prompts)
+    T = a["T0"] if n_templates is None else full(n_templates)
+    if n_terms is None: f, r, T3 = f0, a["r0"], a["T30"] * T / a["T0"]   # the pilot's terms, shares and layout
+    else: K = full(n_terms); f, r, T3 = (G - 1) / (G * K), G * (K - 1), T   # K terms alike in every template
     W, PW, TW, E3 = a["term"], a["prompt:term"], a["template:term"], a["term:residual"]
     sP = np.maximum(a["prompt"] + PW * (f - f0), 0); sT = np.maximum(a["template"] + TW * (f - f0), 0)
     sE = np.maximum(a["residual"] + E3 * (f - f0), 0)
-    PT = P * T
-    parts = [(1 / PT, T * sP + sE, P - 1), (1 / PT, P * sT + sE, T - 1), (-1 / PT, sE, (P - 1) * (T - 1))]
-    dfw = G * (K - 1)   # the pooled term df: every group has K terms
-    c = np.where(dfw > 0, f / (P * T), 0)
-    parts += [(c, P * T * W + T * PW + P * TW + E3, dfw), (-c, T * PW + E3, dfw * (P - 1)),
-              (-c, P * TW + E3, dfw * (T - 1)), (c, E3, dfw * (P - 1) * (T - 1))]
+    PT = P * T; onP, onT = (sP > 0).astype(float), (sT > 0).astype(float)   # a component at 0 drops out, as in the CI
+    parts = [(onP / PT, T * sP + sE, P - 1), (onT / PT, P * sT + sE, T - 1),
+             ((1 - onP - onT) / PT, sE, (P - 1) * (T - 1))]
+    c = np.where((r > 0) & (W > 0), f / (P * T3), 0)   # the pooled term fit: r df, T3 effective templates
+    parts += [(c, P * T3 * W + T3 * PW + P * TW + E3, r), (-c, T3 * PW + E3, r * (P - 1)),
+              (-c, P * TW + E3, r * (T3 - 1)), (c, E3, r * (P - 1) * (T3 - 1))]
     var, df = satterthwaite(parts)
-    var = var + np.where(dfw > 0, 0, f * W)   # a term variance no design of one term a group can estimate
-    return np.sqrt(var), df
+    var = var + np.where(r > 0, 0, f * W)   # a term variance no design of one term a group can estimate
+    return np.sqrt(var), df, f
 
 def design_se(components:pd.DataFrame, # variance_components' table (a pilot's)
               n_prompts:int|None=None, n_templates:int|None=None, # None: the pilot's
-              n_terms:int|None=None # terms per group (None: each group's own)
+              n_terms:int|None=None # terms per group (None: each group's own, in the pilot's shares)
              )->pd.DataFrame:
     ("Per model, dataset, category, group and metric: the SE of its mean gap under a design of n prompts, templates "
-     "and terms, and the df the crossed interval would have (Satterthwaite on the expected mean squares).")
+     "and terms, the df the crossed interval would have (Satterthwaite on the expected mean squares), its term weight "
+     "and what is assumed of the terms (TERMS_ASSUMED).")
     keys, a = design_table(components)
-    se, df = design_arrays(a, n_prompts, n_templates, n_terms)
+    se, df, f = design_arrays(a, n_prompts, n_templates, n_terms)
     pick = lambda n, k: a[k] if n is None else np.full(len(se), float(n))
+    said = a["shares"] if n_terms is None else "equal"
     return keys.assign(se=se, df=df, estimand=np.where(a["has_w"], ESTIMANDS["group"], ESTIMANDS["terms"]),
                        n_prompts=pick(n_prompts, "P0").astype(int), n_templates=pick(n_templates, "T0").astype(int),
-                       n_terms=pick(n_terms, "K0").astype(int))
+                       n_terms=pick(n_terms, "K0").astype(int), term_weight=f,
+                       terms_assumed=TERMS_ASSUMED[said].format(n=n_terms))

@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from .core import SpbiasError, save_table
 from .intervals import ALPHA, SUMMARY_KEYS
-from .crossed import variance_components, design_se, design_table, design_arrays
+from .crossed import (TERMS_ASSUMED, variance_components, design_se, design_table,
+                             design_arrays)
 
 # %% auto #0
-__all__ = ['POWER', 'LIMITS', 'DF_RULE', 'power_t', 'mde', 'add_mde', 'mde_line', 'needed', 'power_table', 'main']
+__all__ = ['POWER', 'LIMITS', 'DF_RULE', 'power_t', 'mde', 'add_mde', 'mde_line', 'needed', 'power_table', 'terms_line', 'main']
 
 # %% ../nbs/22f_power.ipynb #40161e7f
 POWER = 0.8   # the power a minimum detectable effect is stated at
@@ -82,7 +83,7 @@ def needed(components:pd.DataFrame, # variance_components of a pilot
     attr = keys.drop(columns="group"); codes, uniq = pd.factorize(pd.MultiIndex.from_frame(attr))
     index = pd.MultiIndex.from_tuples(list(uniq), names=list(attr.columns))
     def ok(n):   # every group of an attribute found with this power at n
-        se, df = design_arrays(arr, **({**(fixed or {}), f"n_{vary}": n}))
+        se, df, _ = design_arrays(arr, **({**(fixed or {}), f"n_{vary}": n}))
         hit = power_t(gap, se, df, alpha) >= power
         return pd.Series(np.bincount(codes, ~hit, minlength=len(uniq)) == 0, index=index)
     top = LIMITS[vary]
@@ -101,13 +102,14 @@ def needed(components:pd.DataFrame, # variance_components of a pilot
 def power_table(components:pd.DataFrame, gap:float, power:float=POWER, alpha:float=ALPHA,
                 n_prompts:int|None=None, n_templates:int|None=None, n_terms:int|None=None # None: the pilot's
                )->pd.DataFrame:
-    ("Per attribute and metric: the pilot's design and minimum detectable gap at its group of largest SE, and the "
-     "prompts, templates or terms needed for the gap, each with the others at the pilot's.")
+    ("Per attribute and metric: the design (the pilot's where None), its term weight and minimum detectable gap at "
+     "its group of largest SE, and the prompts, templates or terms needed for the gap, each with the others at it.")
     design = {k: v for k, v in dict(n_prompts=n_prompts, n_templates=n_templates, n_terms=n_terms).items()
               if v is not None}
     w = _worst(components, **design)
     out = pd.DataFrame(dict(n_prompts=w.n_prompts, n_templates=w.n_templates, n_terms=w.n_terms, se=w.se, df=w.df,
-                            estimand=w.estimand, mde=mde(w.se.to_numpy(), w.df.to_numpy(), power, alpha)))
+                            estimand=w.estimand, term_weight=w.term_weight,
+                            mde=mde(w.se.to_numpy(), w.df.to_numpy(), power, alpha)))
     out.insert(0, "gap", gap)
     for v in LIMITS:
         others = {k: x for k, x in design.items() if k != f"n_{v}"}
@@ -117,6 +119,13 @@ def power_table(components:pd.DataFrame, gap:float, power:float=POWER, alpha:flo
 # %% ../nbs/22f_power.ipynb #e5b675b0
 DF_RULE = ("two-sided alpha 0.05, noncentral t with Satterthwaite df from the design's expected mean squares "
            "(prompts, templates and terms crossed; the largest SE of an attribute's groups)")
+
+def terms_line(n_terms:int|None # --terms (None: the pilot's)
+              )->str:
+    "The line under `spbias power`'s table: what its numbers assume of each group's identity terms."
+    said = TERMS_ASSUMED["pilot"] if n_terms is None else TERMS_ASSUMED["equal"].format(n=n_terms)
+    return (f"terms: {said}; term_weight: the weight of the term variance in the gap at the design. terms_needed "
+            "assumes that many terms a group, equally shared, each in every template (unequal shares need more)")
 
 def main(argv:list[str]|None=None)->int:
     "`spbias power`: from a pilot's variance components, the prompts, templates and terms needed to detect a gap."
@@ -158,5 +167,6 @@ def main(argv:list[str]|None=None)->int:
         print(t.drop(columns=["gap"]).to_string(index=False, float_format=lambda x: f"{x:.4g}"))
     print(f"gap {a.gap:g} at {a.power:.0%} power: {DF_RULE}. *_needed: each with the others at the design's (the "
           "pilot's unless --prompts/--templates/--terms); NaN: not "
-          f"within {', '.join(f'{v} {k}' for k, v in LIMITS.items())}. mde: the pilot design's minimum detectable gap.")
+          f"within {', '.join(f'{v} {k}' for k, v in LIMITS.items())}. mde: the design's minimum detectable gap.")
+    print(terms_line(a.terms))
     return 0
