@@ -353,7 +353,14 @@ for k, steps in {"missing": [("rm", "a.csv")], "empty": [("empty", "a.csv")], "h
                  "domain-empty": [("empty", "dom/gender.csv")], "domain-latin1": [("latin1", "dom/gender.csv", "men")],
                  # issue 42: APES_TEMPLATES' rules
                  "id-empty": [("cell", "a.csv", "template_id", "", 0)], "param-empty": [("cell", "a.csv", "param_1", "", 0)],
-                 "negation-unknown": [("cell", "a.csv", "negation_of", "zz", 0)]}.items():
+                 "negation-unknown": [("cell", "a.csv", "negation_of", "zz", 0)],
+                 # issue 42: APES_DOMAIN's rules (one name,class a line; each name once, spelt one way; no stray space)
+                 "domain-repeat": [("write", "dom/gender.csv", "women,gender\nmen,gender\nwomen,gender\n")],
+                 "domain-spelling": [("write", "dom/gender.csv", "women,gender\nmen,gender\nWomen,gender\n")],
+                 "domain-space": [("write", "dom/gender.csv", "women,gender\nmen ,gender\n")],
+                 "domain-class-empty": [("write", "dom/gender.csv", "women,gender\nmen,\n")],
+                 "domain-three-fields": [("write", "dom/gender.csv", "women,gender\nmen,gender,x\n")],
+                 "domain-blank-line": [("write", "dom/gender.csv", "women,gender\n\nmen,gender\n")]}.items():
     case(f"apes-generate/{k}", "apes generate", AG, [*AT, *steps])
 case("apes-generate/out-exists", "apes generate", AG, [*AT, ("write", "ex.csv", "mine\n")])
 AP = ["apes", "predict", "--model", M, "--examples", "{t}/ex.csv", "--out", "{t}/ap.csv"]
@@ -438,7 +445,7 @@ _EXPECT = {"predict/run-prompt-missing": "warn", "predict/run-summary-missing": 
            "predict-manual/testset-one-group-category": "warn", "tune/resume-no-finished-no-checkpoint": "clean",
            "tune/checkpoint-every=0": "ok",  # --checkpoint-every 0 means never (its help says so)
            "apes-predict/examples-no-prompt-column": "ok",  # the statement column is enough (21_apes' own test)
-           "apes-generate/domain-empty": "ok",  # by design: APES ships empty domain files; a template on one yields nothing
+           "apes-generate/domain-empty": "warn",  # APES's own files have empty ones: a template on one yields nothing, said
            "gaps/select-one-group": "warn",  # a one-group attribute's gaps are 0 by construction: said, not refused
            "gaps/select-Papers": "ok",  # 'papers' is taken in any case (--select's help)
            "predict/run-finished-missing": "ok", "export/run-finished-missing": "ok",  # finished seeds are read per seed

@@ -187,10 +187,8 @@ publish_steps() {
     d=$("$PYTHON" -c 'import json, sys; print(json.load(open(sys.argv[1]))["run"]["dataset"])' "$r/config.json") || return 1
     [ -d "$PUB/adapters/$d" ] || "$SPBIAS" export "$r" --top-k 5 --out "$PUB/adapters/$d" || return 1
   done
-  # the page reads a staged sweep's layout: a one-run sweep's kept folders and rate choices laid out so (spbias.gpu_study)
-  local view page_file
-  IFS=$'\t' read -r view page_file < <("$PYTHON" -m spbias.gpu_study page-view "$SWEEP_OUT" "$SWEEP_FILE" "$STATE/page-view") || return 1
-  "$PYTHON" scripts/papers_study_page.py --sweep "$view" --sweep-file "$page_file" --out "$PUB" \
+  # the page reads either layout: one run per set (its rate folders and the kept one) or the staged lr/ and main/
+  "$PYTHON" scripts/papers_study_page.py --sweep "$SWEEP_OUT" --sweep-file "$SWEEP_FILE" --out "$PUB" \
     --cpu-study "$ROOT/results/smollm2-135m" --bench "$BENCH_DIR/gpu.json" --timings "$STATE/timings.jsonl" $([ "$TINY" = 1 ] && echo --tiny)
 }
 export -f doctor bench sweep publish publish_steps

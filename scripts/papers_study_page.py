@@ -5,9 +5,12 @@
 
 scripts/gpu_study.sh runs it last, after `spbias gaps`, `spbias table2` and `spbias export` wrote OUT/tables and
 OUT/adapters. It reads the sweep's run folders (config.json, seed-*/summary.json, chosen_lr.json) and those tables,
-writes summaries.csv, chosen_lr.json, tables/accuracy.csv, tables/table2_vs_papers.csv, tables/agreement.csv and
-study.json, and the page: every number with its n and its method, beside the CPU study (--cpu-study: its
-stage2/tables) and the papers' Table 2 (data/papers/table2_v2.csv).
+in either layout of the sweep: staged (lr/: a run per rate on the rate seeds; main/: the seeds at the chosen rate) or
+one run per tuning set (`lr: grid-in-one-run`: main/ holds runs of several rates, each with a folder per rate and its
+chosen_lr.json naming the folder it keeps, `spbias.stages.kept_run`; Stage 1 is read from those rate folders). It
+writes summaries.csv, chosen_lr.json, tables/stage1.csv, tables/accuracy.csv, tables/table2_vs_papers.csv,
+tables/agreement.csv and study.json, and the page: every number with its n and its method, beside the CPU study
+(--cpu-study: its stage2/tables) and the papers' Table 2 (data/papers/table2_v2.csv).
 """
 from __future__ import annotations
 import argparse, json, math, shutil, sys, time
@@ -29,21 +32,54 @@ def t_interval(x) -> tuple[float, float, float, int]:
 
 
 def finished_runs(root: Path) -> list[tuple[Path, dict]]:
-    "Finished run folders under `root` with their config.json."
-    return [(p.parent, json.loads((p.parent/"config.json").read_text())) for p in sorted(root.rglob("finished.json"))]
+    "Finished runs under `root` with their config.json (a run of several rates once: its rate folders are part of it)."
+    runs = [(p.parent, json.loads((p.parent/"config.json").read_text())) for p in sorted(root.rglob("finished.json"))]
+    return [(d, c) for d, c in runs if not c.get("part_of")]
 
 
-def seed_rows(root: Path, stage: str) -> pd.DataFrame:
-    "One row per seed of every finished run of a stage."
+def seed_rows(runs: list[tuple[Path, dict]], stage: str, seeds=None) -> pd.DataFrame:
+    "One row per seed (of `seeds`, default all) of each (run folder, config); a rate folder's lr is its own."
     rows = []
-    for run, cfg in finished_runs(root):
+    for run, cfg in runs:
         r = cfg["run"]
         for s in r["seeds"]:
+            if seeds is not None and s not in seeds: continue
             summ = json.loads((run/f"seed-{s}"/"summary.json").read_text())
-            rows.append(dict(stage=stage, dataset=r["dataset"], lr=r["lr"], batch_size=r["batch_size"], max_steps=r["max_steps"],
-                             run=run.name, **{k: summ.get(k) for k in ("seed", "status", "usable", "best_step", "n_evaluations",
-                                                                        "stopped_early", "validation_accuracy", "test_accuracy")}))
+            keys = ("seed", "status", "usable", "best_step", "n_evaluations", "stopped_early", "validation_accuracy",
+                    "validation_loss", "test_accuracy")
+            rows.append(dict(stage=stage, dataset=r["dataset"], lr=r["lr"], batch_size=r["batch_size"],
+                             max_steps=r["max_steps"], run=run.name, **{k: summ.get(k) for k in keys}))
     return pd.DataFrame(rows)
+
+
+def read_sweep(sweep: Path, spec: dict):
+    """The study's runs in either layout: (the kept runs [(folder, config)], the seed rows of Stage 2 and of Stage 1,
+    the seeds Stage 1 chose the rate on, in words). Staged: main/'s runs and lr/'s. One run per tuning set (a run whose
+    config lists several rates): the folder of the rate it chose (`kept_run`), and its rate folders' rate seeds."""
+    from spbias.stages import kept_run
+    runs = finished_runs(sweep/"main")
+    if not any(isinstance(c["run"]["lr"], list) for _, c in runs):
+        lr_runs = finished_runs(sweep/"lr")
+        return runs, seed_rows(runs, "main"), seed_rows(lr_runs, "lr"), str(spec["stages"]["lr"]["seeds"])
+    kept, rates, rate_seeds = [], [], set()
+    for run, cfg in runs:
+        k = kept_run(run); kept.append((k, json.loads((k/"config.json").read_text())))
+        seeds = json.loads((run/"chosen_lr.json").read_text())["rate_seeds"]; rate_seeds |= set(seeds)
+        rates += seed_rows([(f.parent, json.loads(f.read_text())) for f in sorted(run.glob("lr-*/config.json"))], "lr",
+                           seeds).to_dict("records")
+    said = ", ".join(map(str, sorted(rate_seeds))) + " (in the same run as Stage 2, `lr: grid-in-one-run`)"
+    return kept, seed_rows(kept, "main"), pd.DataFrame(rates), said
+
+
+def stage1(lr_s: pd.DataFrame, chosen: dict) -> pd.DataFrame:
+    "Per tuning set and rate: the rate seeds' n and mean best validation accuracy and loss, and whether it was chosen."
+    cols = ["dataset", "lr", "n_seeds", "mean_validation_accuracy", "mean_validation_loss", "chosen"]
+    if lr_s.empty: return pd.DataFrame(columns=cols)
+    pick = {(c["dataset"], float(c["lr"])) for c in chosen["choices"]}
+    t = lr_s.groupby(["dataset", "lr"]).agg(n_seeds=("seed", "size"),
+                                            mean_validation_accuracy=("validation_accuracy", "mean"),
+                                            mean_validation_loss=("validation_loss", "mean")).reset_index()
+    return t.assign(chosen=[(d, float(r)) in pick for d, r in zip(t.dataset, t.lr)])
 
 
 def accuracy(main: pd.DataFrame, runs: list[tuple[Path, dict]], k: int) -> pd.DataFrame:
@@ -77,7 +113,7 @@ def fmt(x, nd=3) -> str:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--sweep", type=Path, required=True, help="the sweep's output root (its lr/ and main/ stages)")
+    ap.add_argument("--sweep", type=Path, required=True, help="the sweep's output root (main/; staged: and lr/)")
     ap.add_argument("--sweep-file", type=Path, required=True, help="the sweep file it ran")
     ap.add_argument("--out", type=Path, required=True, help="the study's results folder (tables/ and adapters/ already written)")
     ap.add_argument("--cpu-study", type=Path, default=None, help="the CPU study's results folder (results/smollm2-135m)")
@@ -88,13 +124,14 @@ def main(argv=None):
     out, tables = a.out, a.out/"tables"
     spec = yaml.safe_load(a.sweep_file.read_text())
     k = int(spec["stages"]["main"]["params"].get("score_top_k") or 5)
-    runs = finished_runs(a.sweep/"main")
-    if not runs: sys.exit(f"papers_study_page: error: no finished run under {a.sweep/'main'}. Fix: let the sweep finish first.")
-    main_s, lr_s = seed_rows(a.sweep/"main", "main"), seed_rows(a.sweep/"lr", "lr")
+    if not finished_runs(a.sweep/"main"):
+        sys.exit(f"papers_study_page: error: no finished run under {a.sweep/'main'}. Fix: let the sweep finish first.")
+    runs, main_s, lr_s, rate_seeds = read_sweep(a.sweep, spec)
     pd.concat([main_s, lr_s], ignore_index=True).to_csv(out/"summaries.csv", index=False)
     chosen = json.loads((a.sweep/"main"/"chosen_lr.json").read_text())
     shutil.copy2(a.sweep/"main"/"chosen_lr.json", out/"chosen_lr.json")
     acc = accuracy(main_s, runs, k); acc.to_csv(tables/"accuracy.csv", index=False)
+    s1 = stage1(lr_s, chosen); s1.to_csv(tables/"stage1.csv", index=False)
     gaps = pd.read_csv(tables/"gaps_t.csv")
     papers = papers_table2()
     cmp, counts = agreement(pd.read_csv(tables/"table2_t.csv"), papers, "this study")
@@ -108,7 +145,7 @@ def main(argv=None):
     timing = pd.read_json(a.timings, lines=True) if a.timings and a.timings.is_file() else pd.DataFrame(columns=["part", "seconds"])
     part_s = timing.groupby("part", sort=False).seconds.sum().to_dict()
     device = bench["device"]["device_kind"] if bench else "unknown device"
-    p = spec["params"]; lr_stage, main_stage = spec["stages"]["lr"], spec["stages"]["main"]
+    p = spec["params"]; main_stage = spec["stages"]["main"]
     L = []
     L.append(f"# The papers' protocol on {'a tiny random model (chain check)' if a.tiny else 'SmolLM2-135M-Instruct'}, on {device}\n")
     if a.tiny:
@@ -134,13 +171,13 @@ def main(argv=None):
                      f"{fmt(ms.get(top, {}).get('mfu'), 3)}; against PEFT at {top} prompts "
                      f"{fmt(r.get(f'speedup_vs_peft_{top}_prompts'), 2)}x (– where not measured).")
     L.append("\n## Stage 1: the learning rate\n")
-    L.append(f"Seeds {lr_stage['seeds']} at each rate; each seed's best validation accuracy, mean over the seeds (n = seeds), "
-             "the rule of `spbias sweep` (ties broken by the lower mean validation loss):\n")
+    L.append(f"Seeds {rate_seeds} at each rate; each seed's best validation accuracy, mean over the seeds (n = seeds), "
+             "the rule of `spbias sweep` (ties broken by the lower mean validation loss); the table is "
+             "`tables/stage1.csv`, per seed `summaries.csv` (stage lr):\n")
     L.append("| set | lr | n seeds | mean validation accuracy | mean validation loss | chosen |\n|---|---|---|---|---|---|")
-    for c in chosen["choices"]:
-        for cand in c["candidates"]:
-            L.append(f"| {c['dataset']} | {cand['lr']:g} | {cand['n_seeds']} | {fmt(cand['mean_validation_accuracy'])} | "
-                     f"{fmt(cand['mean_validation_loss'])} | {'yes' if cand['lr'] == c['lr'] else ''} |")
+    for _, r in s1.iterrows():
+        L.append(f"| {r.dataset} | {r.lr:g} | {r.n_seeds} | {fmt(r.mean_validation_accuracy)} | "
+                 f"{fmt(r.mean_validation_loss)} | {'yes' if r.chosen else ''} |")
     L.append(f"\n## Stage 2: accuracy (`tables/accuracy.csv`, per seed: `summaries.csv`)\n")
     L.append(f"Seeds {main_stage['seeds']} at the chosen rate. Top {k}: the usable seeds with the best validation accuracy, "
              f"mean and Student t 95% CI over them (n = top k); all seeds: their mean (n = seeds); majority class: its share of the split.\n")

@@ -4,36 +4,59 @@
 
 # %% ../nbs/21_apes.ipynb #83432ce3
 from __future__ import annotations
-import argparse, csv, itertools, re, sys, warnings
+import argparse, csv, io, itertools, re, sys, warnings
 from pathlib import Path
 import numpy as np, pandas as pd, pandera.pandas as pa
 from .core import SpbiasError, atomic_write_text, save_table
-from .schemas import check_table, check_text, numbers, rule
+from .schemas import FIELD_LIMIT, check_table, check_text, numbers, one_spelling, rule, stripped
 
 # %% auto #0
-__all__ = ['APES_TEMPLATES', 'APES_EXAMPLES', 'APES_PREDICTIONS', 'load_domain', 'parse_constraints', 'satisfies',
-           'read_apes_templates', 'load_apes_templates', 'generate_apes', 'check_templates_file',
-           'check_predict_inputs', 'check_report_inputs', 'one_answer_warning', 'main']
+__all__ = ['APES_DOMAIN', 'APES_TEMPLATES', 'APES_EXAMPLES', 'APES_PREDICTIONS', 'read_domain', 'load_domain',
+           'parse_constraints', 'satisfies', 'read_apes_templates', 'load_apes_templates', 'generate_apes',
+           'check_templates_file', 'check_predict_inputs', 'check_report_inputs', 'one_answer_warning', 'main']
 
 # %% ../nbs/21_apes.ipynb #2cf52179
+_DOMAIN_LINE = "write one name,class per line, no header (quote a name holding a comma)."
+APES_DOMAIN = pa.DataFrameSchema(
+    {"name": pa.Column(None, stripped(), metadata={"empty": "write a name before the comma, or delete the line."}),
+     "class": pa.Column(None, stripped(), metadata={"empty": "write the class after a comma (name,class), or delete "
+                                                             "the line."})},
+    checks=[rule(lambda df: df.fields.eq(2) | df["name"].isna() | df["class"].isna(),   # (an empty cell: named as such)
+                 lambda df, i: f"{df.fields[i]} fields, and a domain line has 2 (name,class)",
+                 "quote a name holding a comma, or delete the extra field."),
+            one_spelling("name", what="name"), one_spelling("class", what="class name")],
+    unique=["name"],
+    metadata={"unique": "give each name once (a repeated name asks each of its statements twice).",
+              "header": _DOMAIN_LINE})
+
+def read_domain(p:Path)->pd.DataFrame:
+    ("A domain file (UTF-8, one `name,class` per line, no header; blank lines at its end dropped) read and validated "
+     "through `APES_DOMAIN`: columns name, class.")
+    from spbias.checks import check_utf8
+    data, where = p.read_bytes(), f"domain file {p}"
+    check_utf8(data, p, "domain file")
+    reader, old = csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")), csv.field_size_limit(FIELD_LIMIT)
+    try: rows = list(reader)
+    except csv.Error as e: raise SpbiasError(f"{where}, line {reader.line_num}: {e} (a quote left open?).",
+                                             "close the quote, or shorten the cell.") from None
+    finally: csv.field_size_limit(old)
+    while rows and not "".join(rows[-1]).strip(): rows.pop()
+    shown = pd.DataFrame({"name": pd.Series([r[0] if r else "" for r in rows], dtype=str),
+                          "class": pd.Series([r[1] if len(r) > 1 else "" for r in rows], dtype=str),
+                          "fields": pd.Series([len(r) for r in rows], dtype=int)})
+    df = shown.assign(**{k: shown[k].where(shown[k].str.strip() != "") for k in ("name", "class")})
+    return check_table(df, APES_DOMAIN, where, row="line", shown=shown)[["name", "class"]]
+
 def load_domain(domains:Path, # the domains folder
                 name:str, # the param value naming a domain file
                 where:str="" # "file, row …" of the template asking, for error messages
                )->list[tuple[str, str]]:
-    "The `(name, class)` entries of a domain file."
+    "The `(name, class)` entries of a domain file (`read_domain`); an empty file has none (APES's files have such)."
     cands = [Path(domains)/name, Path(domains)/f"{name}.csv", Path(domains)/f"{name}.txt"]
     p = next((c for c in cands if c.is_file()), None)
     if p is None: raise SpbiasError(f"{where}unknown domain file {name!r} (not found in {domains}).",
                                     "name a file of the domains folder in the param column, or add that file.")
-    rows = []
-    from spbias.checks import check_utf8
-    check_utf8(p.read_bytes(), p, "domain file")
-    with open(p, newline="", encoding="utf-8") as f:
-        for i, r in enumerate(csv.reader(f), 1):
-            if not r or not "".join(r).strip(): continue
-            if len(r) != 2: raise SpbiasError(f"domain file {p}, line {i}: {len(r)} fields, expected 'name,class'.", "write one name,class per line (quote names holding commas).")
-            rows.append((r[0].strip(), r[1].strip()))
-    return rows
+    return list(read_domain(p).itertuples(index=False, name=None))
 
 _CONSTRAINT = re.compile(r"^(neq|eq)\(\s*#(\d+)(_class|_label)?\s*,\s*#(\d+)(_class|_label)?\s*\)$")  # _label: APES's files' name for _class
 
@@ -166,13 +189,14 @@ def generate_apes(templates:Path, # templates CSV
                          "negated": bool(t["negation_of"]), "pair_id": f"{t['negation_of'] or t['id']}:{'|'.join(names)}",
                          **{f"slot_{i+1}": v for i, v in enumerate(names)}, **{f"class_{i+1}": c for i, c in enumerate(classes)}})
     none = [t for t in tpls if not any(r["template_id"] == t["id"] for r in rows)]
-    if none:   # said, not silent: an empty domain file (APES ships one by design) or constraints no combination meets
-        def why(t):
-            empty = list(dict.fromkeys(p for p, d in zip(t["params"], t["domains"]) if not d))
-            return (f"domain file {', '.join(empty)} holds no entries" if empty
-                    else "no combination meets its constraints")
-        warnings.warn(f"{templates}: {len(none)} template(s) give no statement: "
-                      + "; ".join(f"{t['id']} ({why(t)})" for t in none[:5]) + (" ..." if len(none) > 5 else "") + ".")
+    def why(t):   # an empty domain file (APES's own files have some) or constraints no combination meets
+        empty = list(dict.fromkeys(p for p, d in zip(t["params"], t["domains"]) if not d))
+        return f"domain file {', '.join(empty)} holds no entries" if empty else "no combination meets its constraints"
+    said = "; ".join(f"{t['id']} ({why(t)})" for t in none[:5]) + (" ..." if len(none) > 5 else "")
+    if none and not rows:   # nothing to ask a model: refused, not an empty table
+        raise SpbiasError(f"--templates {templates}: no template gives a statement: {said}.",
+                          "write entries into the empty domain files, or loosen the constraints.")
+    if none: warnings.warn(f"{templates}: {len(none)} template(s) give no statement: {said}.")
     cols = ["template_id", "statement", "prompt", "label", "negated", "pair_id"] + [f"{k}_{i}" for k in ("slot", "class") for i in range(1, n + 1)]
     return pd.DataFrame(rows, columns=cols)
 

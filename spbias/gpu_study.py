@@ -13,7 +13,7 @@ from .core import SpbiasError, atomic_write_json
 __all__ = ['PEAK_TFLOPS', 'WORKS', 'BIAS_SENTENCES', 'BIAS_LEN', 'MAX_FILES', 'MAX_FILE_BYTES', 'matmul_arithmetic',
            'peak_tflops', 'matmul_precision', 'precision_note', 'default_dtype', 'forward_macs', 'train_flops',
            'step_flops', 'Throughput', 'fit_throughput', 'TuneWork', 'StudyCosts', 'tune_seconds', 'score_seconds',
-           'study_parts', 'plan_budget', 'bench_throughput', 'pack', 'unpack', 'kept_runs', 'page_view', 'main']
+           'study_parts', 'plan_budget', 'bench_throughput', 'pack', 'unpack', 'kept_runs', 'main']
 
 # %% ../nbs/44_gpu_study.ipynb #6362e554
 # dense (no sparsity) peak TFLOP/s of each arithmetic a matrix product can use, by device kind (vendor data sheets,
@@ -243,32 +243,10 @@ def kept_runs(root:str|Path # a sweep stage's folder (e.g. OUT/main)
     from spbias.stages import kept_run
     return [kept_run(m.parent) for m in sorted(Path(root).rglob(RUN_MARK)) if (m.parent/FINISHED).is_file()]
 
-def page_view(sweep_out:str|Path, # the sweep's output root (its main/ stage)
-              sweep_file:str|Path, # the sweep file it ran
-              dest:str|Path # a folder for the view (replaced)
-             )->tuple[Path, Path]:
-    "A sweep of runs that chose their rates, laid out as a staged one for the page: (output root, sweep file) to read."
-    import os, shutil, yaml
-    from spbias.sweep import GRID_IN_ONE_RUN, RATE_SEEDS
-    spec, src = yaml.safe_load(Path(sweep_file).read_text()), Path(sweep_out)/"main"
-    main = spec["stages"]["main"]
-    if main.get("lr") != GRID_IN_ONE_RUN: return Path(sweep_out), Path(sweep_file)
-    dest = Path(dest); shutil.rmtree(dest, ignore_errors=True)
-    for m in sorted(src.rglob("sweep_run.json")):
-        kept = kept_runs(m.parent)
-        if not kept: continue
-        view = dest/"main"/m.parent.relative_to(src); view.mkdir(parents=True)
-        for f in kept[0].iterdir():  # relative links: a pack keeps them
-            (view/f.name).symlink_to(os.path.relpath(f.resolve(), view.resolve()))
-    if (src/"chosen_lr.json").is_file(): shutil.copy2(src/"chosen_lr.json", dest/"main"/"chosen_lr.json")
-    lr = dict(lr=main["lr_grid"], seeds=f"{RATE_SEEDS[0]}-{RATE_SEEDS[-1]}", note="chosen inside each main run")
-    page_file = dest/Path(sweep_file).name
-    page_file.write_text(yaml.safe_dump(dict(spec, stages=dict(lr=lr, main=main)), sort_keys=False))
-    return dest, page_file
 
 # %% ../nbs/44_gpu_study.ipynb #53826642
 def main(argv:list[str]|None=None)->int:
-    "`python -m spbias.gpu_study plan|pack|unpack|kept|page-view`: the study's cost model, packs, and kept runs."
+    "`python -m spbias.gpu_study plan|pack|unpack|kept`: the study's cost model, packs, and kept runs."
     p = argparse.ArgumentParser(prog="python -m spbias.gpu_study", description=main.__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
     q = sub.add_parser("plan", help="predict each part's device time and choose what fits --budget-s")
@@ -289,14 +267,11 @@ def main(argv:list[str]|None=None)->int:
     u.add_argument("packed"); u.add_argument("dest")
     r = sub.add_parser("kept", help="the kept prompts' folder of each finished run under a stage's folder, one a line")
     r.add_argument("root")
-    v = sub.add_parser("page-view", help="a sweep of runs that chose their rates as the page reads a staged one")
-    v.add_argument("sweep_out"); v.add_argument("sweep_file"); v.add_argument("dest")
     a = p.parse_args(argv)
     try:
         if a.cmd == "pack": print(f"packed {a.src} into {len(pack(a.src, a.dest))} files in {a.dest}"); return 0
         if a.cmd == "unpack": print(f"unpacked {a.packed} into {unpack(a.packed, a.dest)}"); return 0
         if a.cmd == "kept": print("\n".join(map(str, kept_runs(a.root)))); return 0
-        if a.cmd == "page-view": print("\t".join(map(str, page_view(a.sweep_out, a.sweep_file, a.dest)))); return 0
         from spbias.pretrained import read_model_config
         from spbias.config import ModelConfig
         if not Path(a.bench).is_file(): raise SpbiasError(f"no benchmark at {a.bench}.", "run benchmarks/gpu.py first.")
