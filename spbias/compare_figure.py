@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np, pandas as pd
 from .core import SpbiasError
-from .intervals import ALPHA, ADJUST, _no_gc
+from .intervals import ALPHA, ADJUST, _no_gc, mirror_of
 
 # %% auto #0
 __all__ = ['METHOD_MARKERS', 'METHOD_TEXT', 'ADJUST_TEXT', 'adjusted_levels', 'boot_bounds', 'adjusted_intervals', 'level_text',
@@ -53,7 +53,7 @@ def adjusted_intervals(t:pd.DataFrame, # a comparison table (method, category, g
                       )->pd.DataFrame:
     "The table with ci_level, adj_low, adj_high: each test's interval at its adjustment's level (`adjusted_levels`)."
     from scipy import stats
-    p, once = t.p_value.to_numpy(float), (t.mirror_of.fillna("").astype(str) == "").to_numpy()
+    p, once = t.p_value.to_numpy(float), (mirror_of(t) == "").to_numpy()
     a = np.full(len(t), np.nan)
     for idx in t.groupby(list(keys), sort=False).indices.values():
         idx = idx[once[idx]]; a[idx] = adjusted_levels(p[idx], adjust)

@@ -11,7 +11,7 @@ import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
 from .metrics import (METRICS, FAMILIES, SUMMARY_KEYS, load_predictions, top_runs, run_gaps, group_metrics,
                             gap_table, template_counts, resampled_gaps, adjust_pvalues, significance, read_selection,
-                            _draws, DEGENERATE_SHARE, add_prompt_choice_arguments, ci_method)
+                            _draws, DEGENERATE_SHARE, add_prompt_choice_arguments, ci_method, mirror_of)
 from .compare import keep_selected
 from .template_files import attach_template_ids
 from .equivalence import equivalence
@@ -259,7 +259,7 @@ def robustness_summary(t:pd.DataFrame # a robustness table
     labels = [c[len("flip_"):] for c in t.columns if c.startswith("flip_")]
     out = []
     for s, g in (t.groupby("set", sort=False) if "set" in t else [(None, t)]):
-        g = g[g.mirror_of.fillna("").astype(str) == ""]   # a two-group attribute's mirror-image rows: one test
+        g = g[mirror_of(g) == ""]   # a two-group attribute's mirror-image rows: one test
         line = f"  {'all gaps' if s is None else f'set {s}'}: {int(g.survives.sum())} of {len(g)} survive"
         if labels:
             flips = [int(g[f"flip_{x}"].fillna(False).astype(bool).sum()) for x in labels]
@@ -386,7 +386,7 @@ def main(argv:list[str]|None=None)->int:
     fig = survival_heatmap(t) if a.figure else None
     write_outputs([(a.out, lambda p: save_table(t, p)),   # a full disk: one line, the old outputs back
                    (figs or None, lambda p: save_figure(fig, p.parent, p.stem))])
-    once = t.mirror_of.fillna("").astype(str) == ""   # a two-group attribute's mirror-image rows: one test
+    once = mirror_of(t) == ""   # a two-group attribute's mirror-image rows: one test
     print(f"wrote {len(t)} gaps to {a.out}: {int((t.survives & once).sum())} survive ({robustness_note(t)}; a "
           "two-group attribute's mirror-image gaps counted once)")
     for ci in [c[4:] for c in t.columns if c.startswith("sig_") and c[4:] in ci_methods()]:
