@@ -11,15 +11,16 @@ import numpy as np, pandas as pd
 from .core import SpbiasError, save_table, TABLE_FORMATS
 from .metrics import (METRICS, FAMILIES, SUMMARY_KEYS, load_predictions, top_runs, run_gaps, group_metrics,
                             gap_table, template_counts, resampled_gaps, adjust_pvalues, significance, read_selection,
-                            _draws, DEGENERATE_SHARE, add_prompt_choice_arguments, ci_method, mirror_of)
+                            _draws, DEGENERATE_SHARE, add_prompt_choice_arguments, ci_method, mirror_of,
+                            default_ci)   # `survives`' default method: spbias gaps' own
 from .compare import keep_selected
 from .template_files import attach_template_ids
 from .equivalence import equivalence
 
 # %% auto #0
 __all__ = ['RANK_KEYS', 'CI_ORDER', 'SURVIVAL_CLASSES', 'sign_agreement', 'rank_stability', 'template_sd', 'ci_methods',
-           'default_ci', 'method_significance', 'label_agreement', 'robustness_table', 'survival_code',
-           'robustness_note', 'robustness_summary', 'survival_heatmap', 'parse_label', 'main']
+           'method_significance', 'label_agreement', 'robustness_table', 'survival_code', 'robustness_note',
+           'robustness_summary', 'survival_heatmap', 'parse_label', 'main']
 
 # %% ../nbs/24_robustness.ipynb #59e33748
 def sign_agreement(gaps:pd.DataFrame # per-prompt gaps (metrics.run_gaps)
@@ -71,16 +72,6 @@ def ci_methods()->tuple[str, ...]:
      "a method registered later plugs in).")
     from spbias.intervals import CI_METHODS
     return tuple(CI_METHODS)
-
-def default_ci(preds:pd.DataFrame|None=None # the predictions (template ids attached); None: gap_table's default
-              )->str:
-    ("The interval method `spbias gaps` uses by default, which `survives` uses unless told: crossed where every row has "
-     "a template id, else t (`metrics.default_ci`); without predictions, `metrics.gap_table`'s default.")
-    if preds is not None:
-        from spbias.metrics import default_ci as gaps_default
-        return gaps_default(preds)
-    import inspect
-    return inspect.signature(gap_table).parameters["ci"].default
 
 CI_ORDER = ci_methods()   # the methods at import time; ci_methods() at call time sees any registered since
 
