@@ -121,12 +121,15 @@ def _same_params(df, i)->bool:
     o = _original(df, i); return [_params(df, i)[k] for k in sorted(_params(df, i))] == \
         [_params(df, o)[k] for k in sorted(_params(df, o))]
 
-_YES_NO = rule(lambda s: s.astype(str).str.strip().str.casefold().isin(["yes", "no"]), "not Yes or No",
-               "write Yes or No in the label column.")
+def _yes_no(fix:str)->pa.Check:
+    "A label Yes or No (any case: APES's files write both): another would count every answer as wrong."
+    return rule(lambda s: s.astype(str).str.strip().str.casefold().isin(["yes", "no"]), "not Yes or No", fix)
+_WRITE_LABEL = "write Yes or No in the label column."
+
 APES_TEMPLATES = pa.DataFrameSchema(
     {"template_id": pa.Column(None, metadata={"empty": "give every template its own id."}),
      "template_text": pa.Column(None, metadata={"empty": "write the statement, with slots #1 … #n."}),
-     "label": pa.Column(None, _YES_NO, metadata={"empty": "write Yes or No in the label column."})},
+     "label": pa.Column(None, _yes_no(_WRITE_LABEL), metadata={"empty": _WRITE_LABEL})},
     checks=[rule(_each_row(lambda df, i: not _unslotted(df, i)), lambda df, i: f"{_tid(df, i)}: slot "
                  f"#{_unslotted(df, i)[0]} has no param_{_unslotted(df, i)[0]}",
                  "fill column param_N with a domain file name for each slot #N."),
@@ -203,15 +206,12 @@ def generate_apes(templates:Path, # templates CSV
 # %% ../nbs/21_apes.ipynb #15ffb0d7
 _EXAMPLES = "the CSV written by `spbias apes generate`"
 _PREDICTIONS = "the CSV written by `spbias apes predict`"
-def _yes_no(made_by:str)->pa.Check:
-    "A label Yes or No (any case: APES's files write both): another would count every answer as wrong."
-    return rule(lambda s: s.astype(str).str.strip().str.casefold().isin(["yes", "no"]), "not Yes or No",
-                f"pass {made_by}, or write Yes or No in that row's label.")
+def _label_fix(made_by:str)->str: return f"pass {made_by}, or write Yes or No in that row's label."
 
-APES_EXAMPLES = pa.DataFrameSchema({"label": pa.Column(None, _yes_no(_EXAMPLES))},
+APES_EXAMPLES = pa.DataFrameSchema({"label": pa.Column(None, _yes_no(_label_fix(_EXAMPLES)))},
                                    metadata={"header": f"pass {_EXAMPLES}."})
 APES_PREDICTIONS = pa.DataFrameSchema(
-    {"label": pa.Column(None, _yes_no(_PREDICTIONS)),
+    {"label": pa.Column(None, _yes_no(_label_fix(_PREDICTIONS))),
      "prediction": pa.Column(None, rule(lambda s: s.isin(["Yes", "No", ""]), "not Yes, No or empty (no answer)",
                                         f"pass {_PREDICTIONS}, or fix that row.")),
      **{c: pa.Column(None, numbers(lambda v: v.between(0, 1), "not a number in [0, 1]",

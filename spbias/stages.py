@@ -27,6 +27,11 @@ CHOSEN_LR = "chosen_lr.json"  # written into a stage's folder when its learning 
 # mean accuracies equal to this many decimals are a tie (0.60/0.62 against 0.61/0.61 is one, whatever the rounding)
 _TIE = 9
 
+def _rule(seeds:str="seeds")->str:
+    "The rate rule as chosen_lr.json records it (`best_lr`): over `seeds`, ties to `_TIE` decimals."
+    return (f"the highest mean over {seeds} of each seed's best validation accuracy (equal to {_TIE} decimals: a tie), "
+            "ties broken by the lower mean validation loss")
+
 class StageNotFinished(SpbiasError):
     "A stage's learning rate is to be chosen from an earlier stage whose runs are not all finished."
 
@@ -180,8 +185,7 @@ def _describe(c:dict)->str:
 def _write_chosen(out, stage:Stage, choices:list[dict])->str:
     "Record a stage's learning-rate choices in `<out>/<stage>/chosen_lr.json`; returns where."
     rec = dict(stage=stage.name, chosen_from=stage.lr_from,
-               rule="the highest mean over seeds of each seed's best validation accuracy "
-               f"(equal to {_TIE} decimals: a tie), ties broken by the lower mean validation loss", choices=choices,
+               rule=_rule(), choices=choices,
                written=time.strftime("%Y-%m-%dT%H:%M:%S"))
     where = stage_out(out, stage.name)
     if is_url(where):
@@ -272,8 +276,7 @@ def keep_chosen_rate(run_dir:str|Path, # a run of several learning rates, finish
     "Choose the rate in a run of several (`choose_in_run`), record it in the run's chosen_lr.json; the rate's folder."
     lr, cands, folder = choose_in_run(run_dir, rate_seeds)
     rec = dict(lr=lr, folder=folder.name, rate_seeds=list(rate_seeds), candidates=cands,
-               rule="the highest mean over the rate seeds of each seed's best validation accuracy "
-                    f"(equal to {_TIE} decimals: a tie), ties broken by the lower mean validation loss")
+               rule=_rule("the rate seeds"))
     atomic_write_json(Path(run_dir)/CHOSEN_LR, rec)
     log(f"chosen in the run: lr {lr:g} (seeds {', '.join(map(str, rate_seeds))}: "
         + "; ".join(f"{c['lr']:g}: {c['mean_validation_accuracy']:.4f}" for c in cands) + f"); its prompts: {folder}")
