@@ -15,7 +15,7 @@ Run: nice -n 10 python benchmarks/coverage.py [--quick] [--reps 1000] [--n-boot 
      nice -n 10 python benchmarks/coverage.py --designs [centroid|reference|unbalanced]   (the grids of the real sets' shapes)
 """
 from __future__ import annotations
-import argparse, glob, json, platform, sys, time, warnings
+import argparse, glob, json, os, platform, sys, time, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, whether or not spbias is installed
@@ -195,7 +195,7 @@ def main(argv=None) -> int:
                                     seconds=round(time.perf_counter() - t0, 1),
                                     machine=dict(python=platform.python_version(), spbias=spbias.__version__,
                                                  cpu=platform.processor() or platform.machine(),
-                                                 load=list(np.round(__import__("os").getloadavg(), 2)))))
+                                                 load=list(np.round(os.getloadavg(), 2)))))
         for k, r in res.items(): print(k, " ".join(f"{m} {v['coverage']:.3f}" for m, v in r["results"].items()))
         print("mean |coverage - 0.95|:", {m: round(v, 4) for m, v in dist.items()}, f"; wrote {out}")
         return 0
@@ -233,7 +233,7 @@ def main(argv=None) -> int:
                complete=not missing, files_missing=missing,
                seconds=round(time.perf_counter() - t0, 1),
                machine=dict(python=platform.python_version(), spbias=spbias.__version__, cpu=platform.processor() or platform.machine(),
-                            load=list(np.round(__import__("os").getloadavg(), 2))))
+                            load=list(np.round(os.getloadavg(), 2))))
     atomic_write_json(a.out, doc)
     if part.is_file() and not a.quick and not missing: part.unlink()
     for n, r in pooled.items():

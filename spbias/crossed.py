@@ -13,8 +13,9 @@ from .intervals import ALPHA, SUMMARY_KEYS, _across, testable
 # %% auto #0
 __all__ = ['ESTIMANDS', 'CROSSED_COLUMNS', 'PILOT_FIT', 'TERMS_ASSUMED', 'template_terms', 'derive_terms', 'terms_note', 'anova2',
            'anova3', 'term_anova', 'satterthwaite', 'pooled_terms', 'term_weight', 'gap_variance',
-           'require_template_ids', 'term_counts', 'denominators', 'term_shares', 'fit_cells', 'crossed_summary',
-           'variance_components', 'design_table', 'design_arrays', 'design_se']
+           'require_template_ids', 'term_counts', 'denominators', 'share_squares', 'term_shares', 'gap_term_weight',
+           'cell_rates', 'fit_cells', 'crossed_summary', 'variance_components', 'design_table', 'design_arrays',
+           'design_se']
 
 # %% ../nbs/22d_crossed.ipynb #cab40459
 ESTIMANDS = {"group": "group over its terms", "terms": "these terms"}
@@ -204,35 +205,56 @@ def denominators(N:np.ndarray, # counts [..., 9]
     true = C[..., CLASS_NAMES.index(metric.rsplit("_", 1)[0]), :].sum(-1)
     return n - true if metric.endswith("_FPR") else true
 
+def share_squares(den:np.ndarray, # [W]: each term's sentences (or cells) in its group's pooled rate
+                  tg:np.ndarray # each term's group index
+                 )->np.ndarray:
+    "Per group, Σ a_w² over its terms, a_w = den_w / its group's total (0 where the group has none)."
+    den = np.asarray(den, float); G = int(tg.max()) + 1
+    dg = np.bincount(tg, den, minlength=G)[tg]
+    a = np.divide(den, dg, out=np.zeros_like(den), where=dg > 0)
+    return np.bincount(tg, a ** 2, minlength=G)
+
 def term_shares(N:np.ndarray, # counts [P, T, W terms, 9]
                 tg:np.ndarray, metric:str,
                 keep:np.ndarray # the templates the gaps are measured on
                )->np.ndarray:
     ("Per group, Σ a_w² over its terms, a_w the term's share of the group's sentences behind the metric on the kept "
      "templates (its weight in the group's pooled rate): 1/K for K terms alike; the inverse is the effective terms.")
-    G = int(tg.max()) + 1
-    den = denominators(N, metric).sum(0)[keep].sum(0).astype(float)   # [W], over prompts and templates
-    dg = np.bincount(tg, den, minlength=G)[tg]
-    a = np.divide(den, dg, out=np.zeros_like(den), where=dg > 0)
-    return np.bincount(tg, a ** 2, minlength=G)
+    return share_squares(denominators(N, metric).sum(0)[keep].sum(0), tg)   # [W], over prompts and templates
+
+def gap_term_weight(S:np.ndarray, # share_squares of each group
+                    K:np.ndarray, # terms per group
+                    ref:int|None=None # a reference group's index: gaps to it, not to the centroid
+                   )->np.ndarray:
+    ("Per group, the factor of the term variance in its gap: term_weight of the effective terms 1/S for a centroid "
+     "gap; S_g + S_ref for a gap to a reference (a reference of one term is held fixed: its term adds nothing).")
+    with np.errstate(divide="ignore"): return term_weight(1 / S) if ref is None else S + (S[ref] if K[ref] > 1 else 0)
+
+def cell_rates(N:np.ndarray, # counts [P, T, W terms, 9]
+               tg:np.ndarray # each term's group index
+              )->tuple[dict, dict]:
+    "Every metric's rates per prompt, template and group `[P, T, G]`, and per prompt, template and term `[P, T, W]`."
+    P, T, W = N.shape[:3]; G = int(tg.max()) + 1
+    Ng = np.einsum("ptwc,wg->ptgc", N, np.eye(G, dtype=N.dtype)[tg])
+    return ({m: v.reshape(P, T, G) for m, v in rates(Ng.reshape(-1, 3, 3)).items()},
+            {m: v.reshape(P, T, W) for m, v in rates(N.reshape(-1, 3, 3)).items()})
 
 def fit_cells(N:np.ndarray, # counts [P, T, W terms, 9]
               tg:np.ndarray, # each term's group index
               metric:str, centroid:str="mean",
-              ref:int|None=None # a reference group's index: gaps to it, not to the centroid
+              ref:int|None=None, # a reference group's index: gaps to it, not to the centroid
+              rated:tuple|None=None # cell_rates(N, tg), computed once for all metrics (None: here)
              )->tuple[dict|None, dict|None, np.ndarray, np.ndarray]:
     ("anova2 of each group's gaps `[G]` (templates where every prompt and group has the metric), the pooled term_anova "
      "of its terms, the terms per group and each gap's term weight.")
-    P, T, W = N.shape[:3]; G = int(tg.max()) + 1
-    Ng = np.einsum("ptwc,wg->ptgc", N, np.eye(G, dtype=N.dtype)[tg])
-    rg = rates(Ng.reshape(-1, 3, 3))[metric].reshape(P, T, G)
+    P, G = N.shape[0], int(tg.max()) + 1
+    by_group, by_term = rated or cell_rates(N, tg)
+    rg = by_group[metric]
     D = rg - (_nan_centre(rg, centroid) if ref is None else rg[..., [ref]])
     keep = np.isfinite(rg).all((0, 2)); K = np.bincount(tg, minlength=G)
     a2 = anova2(np.moveaxis(D[:, keep], 2, 0)) if P > 1 and keep.sum() > 1 else None
-    S = term_shares(N, tg, metric, keep)
-    with np.errstate(divide="ignore"):   # a reference of one term is held fixed: its term adds nothing
-        f = term_weight(1 / S) if ref is None else S + (S[ref] if K[ref] > 1 else 0)
-    rw = rates(N.reshape(-1, 3, 3))[metric].reshape(P, T, W)
+    f = gap_term_weight(term_shares(N, tg, metric, keep), K, ref)
+    rw = by_term[metric]
     fits = [a for g in np.flatnonzero(K > 1) if (a := term_anova(rw[:, :, tg == g])) is not None]
     return a2, pooled_terms(fits), K, f
 
@@ -260,7 +282,8 @@ def _fits(preds, metrics, centroid, reference=None):
     def gen():
         for (m, d, c), (groups, tg, _, N) in cells.items():
             ref = None if reference is None else groups.index(reference)
-            for k in metrics: yield (m, d, c, groups, k, *fit_cells(N, tg, k, centroid, ref))
+            rated = cell_rates(N, tg)   # every metric's rates at once: not again per metric
+            for k in metrics: yield (m, d, c, groups, k, *fit_cells(N, tg, k, centroid, ref, rated))
     return gen(), counts
 
 def crossed_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k prompts, selected groups)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 from .intervals import ALPHA
-from .crossed import anova2, term_anova, pooled_terms, term_weight, gap_variance
+from .crossed import anova2, term_anova, pooled_terms, share_squares, gap_term_weight, gap_variance
 
 # %% auto #0
 __all__ = ['SD_KEYS', 'SIM_METHODS', 'simulate_cells', 'true_rates', 'true_gaps', 'sim_intervals', 'coverage_of']
@@ -89,8 +89,7 @@ def sim_intervals(Y:np.ndarray, # outcomes [R, P, T, W] (simulate_cells)
         fits = [a for g in range(G) if K[g] > 1 if (a := term_anova(Yn[..., tg == g].astype(float))) is not None]
         a3 = pooled_terms(fits) if estimand == "group" else None
         if a3 is not None: a3 = {k: np.asarray(v)[..., None] if np.ndim(v) else v for k, v in a3.items()}   # [R, 1]
-        a = inc.sum(0) / (inc.sum(0) @ E)[tg]; S = np.bincount(tg, a ** 2, minlength=G)   # as crossed.term_shares
-        f = term_weight(1 / S) if reference is None else S + (S[reference] if K[reference] > 1 else 0)
+        f = gap_term_weight(share_squares(inc.sum(0), tg), K, reference)   # each term's cells: its share
         var, df = gap_variance(a2, a3, f)
         var, df = var[..., out_g], df[..., out_g]
         crit = stats.t.ppf(1 - ALPHA / 2, np.where(np.isfinite(df), df, 1)); se = np.sqrt(var)
