@@ -33,10 +33,10 @@ def tuning_setup(layers:int, # decoder layers
      "lengths and their packed batcher, the bos prompt base [n_tokens, d] and three label ids.")
     import numpy as np, jax.numpy as jnp
     from flax import nnx
-    from spbias.config import ModelConfig
-    from spbias.models import build_model
-    from spbias.prompt import PromptConfig, prompt_base
-    from spbias.tune import TuneConfig, make_batcher
+    from spbias.models.config import ModelConfig
+    from spbias.models.build import build_model
+    from spbias.tuning.prompt import PromptConfig, prompt_base
+    from spbias.tuning.tune import TuneConfig, make_batcher
     mcfg = ModelConfig.tiny_llama(vocab_size=49152, d_model=576, n_heads=9, n_kv_heads=3, d_ff=1536, n_layers=layers,
                                   bos_token_id=1, eos_token_id=2, pad_token_id=2, tie_word_embeddings=True,
                                   max_positions=2048)

@@ -11,7 +11,7 @@ corrupts, its argv and a timeout. The outcome is decided by these rules, in this
   expects a refusal, or a file the case names in `keep` changed.
 - `fallback`: stderr holds "(a bug" (the CLI's catch-all).   `traceback`: stderr holds "Traceback".
 - expected `clean` (a refusal): exit 0 is `accepted`; a refusal after the model was built (a marker file that a
-  `sitecustomize` hook writes when `spbias.weights` builds a model) or after `LATE_S` seconds is `late`; exit 2 with
+  `sitecustomize` hook writes when `spbias.models.weights` builds a model) or after `LATE_S` seconds is `late`; exit 2 with
   exactly one stderr line (progress bars left out) that starts with 'spbias', holds 'error:' and 'Fix:' is `clean`;
   any other refusal is `messy`.
 - expected `ok` (the input is fine, or the command's contract is to go on): exit 0 (or 141, a closed pipe) is `ok`,
@@ -41,9 +41,9 @@ _marker = os.environ.get("SPBIAS_AUDIT_MARKER")
 if _marker:
     import importlib.machinery
     class _BuiltHook:
-        "Wrap spbias.weights' model builders so that a model build leaves a marker file."
+        "Wrap spbias.models.weights' model builders so that a model build leaves a marker file."
         def find_spec(self, name, path=None, target=None):
-            if name != "spbias.weights": return None
+            if name != "spbias.models.weights": return None
             spec = importlib.machinery.PathFinder.find_spec(name, path)
             run = spec.loader.exec_module
             def exec_module(module):

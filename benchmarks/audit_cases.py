@@ -444,7 +444,7 @@ _EXPECT = {"predict/run-prompt-missing": "warn", "predict/run-summary-missing": 
            "predict/run-config-seed-without-folder": "warn", "predict/testset-one-group-category": "warn",
            "predict-manual/testset-one-group-category": "warn", "tune/resume-no-finished-no-checkpoint": "clean",
            "tune/checkpoint-every=0": "ok",  # --checkpoint-every 0 means never (its help says so)
-           "apes-predict/examples-no-prompt-column": "ok",  # the statement column is enough (21_apes' own test)
+           "apes-predict/examples-no-prompt-column": "ok",  # the statement column is enough (303_apes' own test)
            "apes-generate/domain-empty": "warn",  # APES's own files have empty ones: a template on one yields nothing, said
            "gaps/select-one-group": "warn",  # a one-group attribute's gaps are 0 by construction: said, not refused
            "gaps/select-Papers": "ok",  # 'papers' is taken in any case (--select's help)

@@ -1,7 +1,7 @@
 """Does bfloat16 hold? The same short SmolLM2 runs tuned in float32 and in bfloat16 on this CPU, compared on validation
 accuracy and on the group gaps of a small bias set, each difference set against the seed-to-seed spread.
 
-Both runs: `spbias.tune.tune` (the code `spbias tune` runs) on SST-5 (3 classes, shared data), the same seeds, lr 1e-2,
+Both runs: `spbias.tuning.tune.tune` (the code `spbias tune` runs) on SST-5 (3 classes, shared data), the same seeds, lr 1e-2,
 batch 8, a fixed number of steps without early stopping, evaluated every `--eval-every` steps on a stratified sample of
 the validation split (the same sample for both dtypes), each seed keeping its best evaluation. Then every seed's kept
 prompt scores a small bias set (our templates, age and gender, the first term of each group in `--templates` templates
@@ -87,9 +87,9 @@ def main(argv=None):
     if a.partial: return partial(a)
     import jax
     from spbias.core import atomic_write_json, parse_seeds
-    from spbias.data import load_sentiment
-    from spbias.pretrained import load_model
-    from spbias.tune import TuneConfig, tune
+    from spbias.tuning.data import load_sentiment
+    from spbias.models.pretrained import load_model
+    from spbias.tuning.tune import TuneConfig, tune
     work = Path(a.work); work.mkdir(parents=True, exist_ok=True)
     spbias = [str(Path(sys.executable).parent/"spbias")]
     if a.tiny:

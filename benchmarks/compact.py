@@ -2,7 +2,7 @@
 
 Before this change every seed was computed at every step, active or not, so a step cost the same
 with 1 active seed as with 15. Now a mapped step (the CPU default) skips stopped seeds with
-`jax.lax.cond`, and `tune` compacts a vmapped step to the active seeds (`spbias.tune.lineup`: the next
+`jax.lax.cond`, and `tune` compacts a vmapped step to the active seeds (`spbias.tuning.tune.lineup`: the next
 power of two). This times `make_train_step` exactly as `tune` calls it, for 15, 8, 4 and 1 active seeds,
 on a random LLaMA of SmolLM2-135M's widths with fewer layers (so a 2-core CPU times it in minutes),
 with packed training batches of the `spbias tune` default shape. "all computed" is the cost before the
@@ -19,7 +19,7 @@ from _common import machine, step_parser, tuning_setup, write_results, WIDTHS
 def main():
     a = step_parser(__doc__, layers=4, name="compact").parse_args()
     import numpy as np, jax, jax.numpy as jnp
-    from spbias.tune import make_optimizer, make_train_step, train_batch, lineup
+    from spbias.tuning.tune import make_optimizer, make_train_step, train_batch, lineup
     S = a.seeds
     u = tuning_setup(a.layers, S)
     tx = make_optimizer(u.cfg)

@@ -2,11 +2,11 @@
 
 The model is a LLaMA-style config of tiny width (ModelConfig.tiny_llama: d_model 64, 4 heads of which 2 key/value, MLP 128,
 vocabulary 256) at 8 and 32 layers, so that compiling, not computing, dominates. For each depth, each of the two functions and
-each layer mode (spbias.models.set_layers: scan off/on, remat off/on), a fresh Python process builds the model, switches
+each layer mode (spbias.models.build.set_layers: scan off/on, remat off/on), a fresh Python process builds the model, switches
 it, and times `jax.jit(f).lower(*args)` (tracing and lowering to StableHLO) and `.compile()` (XLA) on concrete inputs:
 
 - forward: the full logits [B, T, V] of a batch of token ids (`model(tokens, mask)`);
-- step: `spbias.tune.make_train_step` (the step `spbias tune` runs: S seeds vmapped, each with its prompt, AdamW state and
+- step: `spbias.tuning.tune.make_train_step` (the step `spbias tune` runs: S seeds vmapped, each with its prompt, AdamW state and
   batch, full-vocabulary loss, the gradient with respect to the prompt).
 
 JAX's persistent compilation cache is off and every measurement has its own process, so nothing compiled is reused.
@@ -24,7 +24,7 @@ SHAPE = dict(seeds=4, batch_size=8, max_len=64, n_tokens=8)  # the step's shape;
 MODES = [dict(scan=s, remat=r) for s in (False, True) for r in (False, True)]
 
 def config(layers:int):
-    from spbias.config import ModelConfig
+    from spbias.models.config import ModelConfig
     return ModelConfig.tiny_llama(n_layers=layers)
 
 def measure(layers:int, what:str, scan:bool, remat:bool)->dict:
@@ -32,8 +32,8 @@ def measure(layers:int, what:str, scan:bool, remat:bool)->dict:
     import jax, jax.numpy as jnp, numpy as np
     jax.config.update("jax_enable_compilation_cache", False)
     from flax import nnx
-    from spbias.models import build_model, set_layers
-    from spbias.tune import TuneConfig, make_optimizer, make_train_step
+    from spbias.models.build import build_model, set_layers
+    from spbias.tuning.tune import TuneConfig, make_optimizer, make_train_step
     cfg = config(layers)
     model = set_layers(build_model(cfg, nnx.Rngs(0)), scan=scan, remat=remat)
     graphdef, params = nnx.split(model)
@@ -103,7 +103,7 @@ def main(argv=None):
                              compilation_cache="off (jax_enable_compilation_cache=False; one fresh process per measurement)",
                              model=dict(kind="ModelConfig.tiny_llama with n_layers varied", **cfg),
                              forward=dict(batch=SHAPE["batch_size"], length=SHAPE["max_len"], output="full logits [B, T, V]"),
-                             step=dict(SHAPE, loss="full_vocab", seed_loop="vmap", function="spbias.tune.make_train_step"),
+                             step=dict(SHAPE, loss="full_vocab", seed_loop="vmap", function="spbias.tuning.tune.make_train_step"),
                              timed="lower_s: jax.jit(f).lower(*args) (trace and lowering); compile_s: .compile() (XLA); total_s: both"),
                runs=runs, speedup_unrolled_over_scanned=speedup)
     from spbias.core import atomic_write_json

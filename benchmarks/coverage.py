@@ -1,10 +1,10 @@
 """How often does each 95% interval of `spbias gaps` hold the true gap, on designs fitted to the data? Write benchmarks/results/coverage.json.
 
 Per predictions file (the published study's 16: results/smollm2-135m/stage2/predictions, and the follow-up's template
-families where their predictions exist), `spbias.crossed.variance_components` fits the positive-FPR gap's variance
+families where their predictions exist), `spbias.stats.crossed.variance_components` fits the positive-FPR gap's variance
 components over prompts, templates and identity terms (method of moments). Each fit is turned into a generative
 crossed design of the file's own shape (its groups, terms per group and templates with a positive-FPR denominator;
-one sentence per prompt, template and term) and simulated with `spbias.simulate` at n = 3, 5, 10, 15 prompts,
+one sentence per prompt, template and term) and simulated with `spbias.stats.simulate` at n = 3, 5, 10, 15 prompts,
 >= 1,000 replicates each, twice: with known group gaps (-0.05 to 0.05; coverage of the gap over the group's possible
 terms) and with none (type-I error at gap 0: the share of intervals that exclude 0). Every method (t, papers,
 bootstrap, crossed) sees the same replicates; each share has its Monte-Carlo standard error. Before the run, one
@@ -21,9 +21,9 @@ import numpy as np, pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, whether or not spbias is installed
 import spbias
 from spbias.core import atomic_write_json, repo_root
-from spbias.crossed import variance_components, term_weight
-from spbias.predictions import load_predictions
-from spbias.simulate import SIM_METHODS, simulate_cells, sim_intervals, true_gaps, coverage_of
+from spbias.stats.crossed import variance_components, term_weight
+from spbias.formats.predictions import load_predictions
+from spbias.stats.simulate import SIM_METHODS, simulate_cells, sim_intervals, true_gaps, coverage_of
 
 ROOT = repo_root()
 FILES = sorted(glob.glob(str(ROOT/"results"/"smollm2-135m"/"stage2"/"predictions"/"*.tsv.gz"))) + \
@@ -84,7 +84,7 @@ def run_design(f: dict, n: int, reps: int, n_boot: int, rng, chunk: int) -> dict
 
 def check_against_package() -> None:
     "One small replicate through spbias's gap_table: the vectorised t, papers and crossed intervals must be the package's."
-    from spbias.metrics import gap_table
+    from spbias.stats.metrics import gap_table
     rng = np.random.default_rng(7); K = [2, 3, 1]; P, T = 4, 6
     Y = simulate_cells(rng, 1, P, T, K, dict(prompt_group=.05, template_group=.1, term=.1), np.full(3, .4))
     tg = np.repeat(np.arange(3), K)
@@ -99,7 +99,7 @@ def check_against_package() -> None:
             g = gap_table(preds, top_k=None, ci=m, metrics=[METRIC]).sort_values("group")
         assert np.allclose(g.ci_low, iv[m][0][0]) and np.allclose(g.ci_high, iv[m][1][0]), (m, g, iv[m])
     # gaps to a reference group (g2: one term, held fixed), and terms in different templates (an incidence)
-    from spbias.metrics import gap_tables_by
+    from spbias.stats.metrics import gap_tables_by
     iv = sim_intervals(Y, K, methods=("t", "crossed"), reference=2)
     for m in ("t", "crossed"):
         with warnings.catch_warnings():

@@ -42,10 +42,10 @@ import json, sys, time, statistics
 import jax, jax.numpy as jnp, numpy as np
 jax.config.update("jax_enable_compilation_cache", False)
 from flax import nnx
-from spbias.pretrained import load_model
-from spbias.models import set_layers
-from spbias.tune import TuneConfig, make_optimizer, make_train_step, make_batcher, train_batch
-from spbias.data import load_sentiment, encode_texts
+from spbias.models.pretrained import load_model
+from spbias.models.build import set_layers
+from spbias.tuning.tune import TuneConfig, make_optimizer, make_train_step, make_batcher, train_batch
+from spbias.tuning.data import load_sentiment, encode_texts
 scan, batch_size, data = sys.argv[1] == "1", int(sys.argv[2]), sys.argv[3]
 model, tok, mcfg = load_model("smollm2")
 set_layers(model, scan)

@@ -37,9 +37,9 @@ if args.child:
     import torch, transformers as tf
     torch.set_num_threads(N)
     tf.utils.logging.set_verbosity_error(); tf.utils.logging.disable_progress_bar()
-    from spbias.families import config_from_hf
-    from spbias.weights import read_gguf, model_from_tensors
-    from spbias.pretrained import load_tokenizer
+    from spbias.models.families import config_from_hf
+    from spbias.models.weights import read_gguf, model_from_tensors
+    from spbias.models.pretrained import load_tokenizer
     from spbias.testing import SENTENCES
 from spbias.core import smollm2_gguf_path, atomic_write_json
 

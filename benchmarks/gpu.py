@@ -4,7 +4,7 @@ careful user runs it, float32 and bfloat16, in one process, with MFU against the
 Both sides tune 8 soft prompt tokens in front of the same frozen model on the same device, with the same batch size, on
 the same texts (SST-5 train from the shared data, else the project's demo set), full-vocabulary loss, AdamW:
 
-- spbias: `spbias.tune.make_train_step` as `spbias tune` runs it (the scanned layer stack), on the batches its batcher
+- spbias: `spbias.tuning.tune.make_train_step` as `spbias tune` runs it (the scanned layer stack), on the batches its batcher
   draws (texts packed several to a row); every prompt is one seed (a learning rate on the prompt axis costs the same).
   Every step shape is compiled first (`compile_s`, and `first_step_s`: loaded model to the end of its first step).
 - PEFT: `peft.get_peft_model` with a `PromptTuningConfig` (8 virtual tokens), torch AdamW, the same loss; the model
@@ -13,10 +13,10 @@ the same texts (SST-5 train from the shared data, else the project's demo set), 
   longest row and on the device before timing.
 - Each measurement: >= --warmup untimed steps, then timed steps repeated until >= --min-seconds of work (10 s).
 
-FLOPs (spbias.gpu_study.train_flops): the frozen model's forward pass and its backward pass to the inputs, attention
+FLOPs (spbias.sweeps.gpu_study.train_flops): the frozen model's forward pass and its backward pass to the inputs, attention
 included (weight products once more backward, attention's two products of activations twice), 2 FLOPs a
 multiply-accumulate; each side counted on the positions it computes (PEFT: its padded rows and full logits at every
-position). MFU = FLOP/s over the dense peak of the arithmetic the products used (spbias.gpu_study.matmul_arithmetic:
+position). MFU = FLOP/s over the dense peak of the arithmetic the products used (spbias.sweeps.gpu_study.matmul_arithmetic:
 TF32 for float32 on NVIDIA unless the precision is highest; bf16; fp32), stated in the result. No peak on a CPU.
 
     python benchmarks/gpu.py                          # SmolLM2-135M (offline GGUF), writes benchmarks/results/gpu.json
@@ -39,7 +39,7 @@ TARGETS = dict(mfu_bf16_45=0.40, tuning_vs_peft=10.0, prompts_15_vs_1=8.0)
 def load_texts(tokenizer, limit:int)->tuple[list[str], np.ndarray, str]:
     "Training texts and 3-class labels: SST-5 train from the shared data where it is, else the demo set."
     from spbias.core import shared_data_dir
-    from spbias.data import load_sentiment
+    from spbias.tuning.data import load_sentiment
     name = "sst5" if shared_data_dir() is not None else "demo"
     t = load_sentiment(name, split="train")
     t = t.sample(min(limit, len(t)), random_state=0) if limit else t
@@ -51,9 +51,9 @@ def peft_speed(load, tokenizer, texts, labels, steps:int, batch_size:int, dtype:
     "Examples/s of HF PEFT prompt tuning (8 virtual tokens, AdamW) in `dtype` weights, SDPA; batches on the device first."
     import torch, transformers as tf
     from peft import PromptTuningConfig, PromptTuningInit, TaskType, get_peft_model
-    from spbias.data import LABEL_NAMES
-    from spbias.pretrained import label_token_ids
-    from spbias.gpu_study import train_flops
+    from spbias.tuning.data import LABEL_NAMES
+    from spbias.models.pretrained import label_token_ids
+    from spbias.sweeps.gpu_study import train_flops
     torch.manual_seed(seed)
     base = load(getattr(torch, dtype)).to(device)
     model = get_peft_model(base, PromptTuningConfig(task_type=TaskType.CAUSAL_LM, num_virtual_tokens=8,
@@ -116,10 +116,10 @@ def main(argv=None):
         sys.exit("gpu.py: error: torch is not installed, so PEFT cannot be measured. Fix: pass --no-peft, or install torch and peft "
                  "(make wheelhouse BENCH=1 carries them).")
     from spbias.core import atomic_write_json, smollm2_gguf_path
-    from spbias.pretrained import load_model, load_tokenizer, read_model_config
-    from spbias.data import encode_texts
-    from spbias.models import set_layers
-    from spbias.gpu_study import matmul_arithmetic, peak_tflops
+    from spbias.models.pretrained import load_model, load_tokenizer, read_model_config
+    from spbias.tuning.data import encode_texts
+    from spbias.models.build import set_layers
+    from spbias.sweeps.gpu_study import matmul_arithmetic, peak_tflops
     dev = jax.devices()[0]
     tdev = "cuda" if torch is not None and torch.cuda.is_available() else "cpu"
     if torch is not None:  # float32 products in TF32 as JAX makes them on NVIDIA GPUs, unless --precision highest
@@ -141,7 +141,7 @@ def main(argv=None):
                                        torch_device=torch.cuda.get_device_name(0) if tdev == "cuda" else "cpu"),
                batch_size=a.batch_size, n_tokens=8, distinct_batches=a.steps, warmup_steps=a.warmup, min_seconds=a.min_seconds,
                matmul_precision=dict(jax=jprec, torch_allow_tf32=bool(torch and torch.backends.cuda.matmul.allow_tf32)),
-               flops=("spbias.gpu_study.train_flops: forward + backward to the inputs of the frozen model, attention included "
+               flops=("spbias.sweeps.gpu_study.train_flops: forward + backward to the inputs of the frozen model, attention included "
                       "(2 FLOPs a multiply-accumulate), on the positions each side computes"),
                versions=dict(python=platform.python_version(), jax=jax.__version__, torch=torch and torch.__version__), runs={})
     for dtype in a.dtypes.split(","):

@@ -1,4 +1,4 @@
-"""Peak host memory of loading a sharded checkpoint: streamed (spbias.pretrained.load_weights) vs reading every shard into one dict first.
+"""Peak host memory of loading a sharded checkpoint: streamed (spbias.models.pretrained.load_weights) vs reading every shard into one dict first.
 
 Writes a random LLaMA checkpoint of about 2.4 GB under /tmp (float32 safetensors shards of at most --shard-mb MB,
 model.safetensors.index.json and config.json; no tokenizer), loads it with each loader and dtype in a fresh process,
@@ -83,8 +83,8 @@ def child(loader:str, dtype:str, ckpt:str, before_py:str):
     "Load once in this fresh process; print RESULT and a JSON line."
     import importlib.util, numpy as np, jax
     from flax import nnx
-    from spbias.families import config_from_hf
-    from spbias.pretrained import load_weights
+    from spbias.models.families import config_from_hf
+    from spbias.models.pretrained import load_weights
     spec = importlib.util.spec_from_file_location("spbias._checkpoint_before", before_py)  # relative imports resolve in spbias
     before = importlib.util.module_from_spec(spec); spec.loader.exec_module(before)
     jax.devices()  # the CPU backend started: part of the baseline
@@ -146,7 +146,7 @@ def main(args):
                      note="run with nice 19 beside a long study using both cores: seconds are slow and noisy; memory is not affected"),
         settings=dict(backend="cpu (the loaded model lives in host memory)", before_commit=BEFORE,
                       dict_loader="spbias.checkpoint at the commit before streaming: model_from_tensors(cfg, read_weights(folder))",
-                      streamed_loader="spbias.pretrained.load_weights(folder, dtype)",
+                      streamed_loader="spbias.models.pretrained.load_weights(folder, dtype)",
                       peak="getrusage(RUSAGE_SELF).ru_maxrss of a fresh process per loader and dtype (file-backed mapped pages included)",
                       baseline="VmRSS after importing jax, flax and spbias and starting the CPU backend",
                       overhead="peak - baseline - model bytes: host memory the loading needs besides the model itself",

@@ -17,7 +17,7 @@ from _common import machine, step_parser, tuning_setup, write_results, WIDTHS
 def main():
     a = step_parser(__doc__, layers=2, name="masked").parse_args()
     import numpy as np, jax, jax.numpy as jnp
-    from spbias.tune import make_rated, make_train_step, train_batch, step_size
+    from spbias.tuning.tune import make_rated, make_train_step, train_batch, step_size
     S = a.seeds
     u = tuning_setup(a.layers, S)
     tx = make_rated(u.cfg)

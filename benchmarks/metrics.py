@@ -15,8 +15,8 @@ import numpy as np, pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, whether or not spbias is installed
 import spbias
 from spbias.core import shared_data_dir, atomic_write_json, repo_root
-from spbias.templates import generate
-from spbias.metrics import load_predictions, gap_table, group_metrics, CLASS_NAMES
+from spbias.biassets.templates import generate
+from spbias.stats.metrics import load_predictions, gap_table, group_metrics, CLASS_NAMES
 
 
 def timed(fn, repeats):

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np, torch, transformers as tf, jax.numpy as jnp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from spbias.testing import tiny_hf_model, SENTENCES, TINY_ARCHS, softmax, hf_logits
-from spbias.families import config_from_hf
-from spbias.weights import model_from_tensors
+from spbias.models.families import config_from_hf
+from spbias.models.weights import model_from_tensors
 tf.utils.logging.set_verbosity_error(); torch.set_num_threads(1)
 
 t0 = time.time()

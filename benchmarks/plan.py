@@ -1,10 +1,10 @@
 """`spbias plan` for the papers' two 13B set-ups: per-device memory of one tuning step, from XLA's memory analysis.
 
 The set-ups: a TPU v3-8 (8 cores of 16 GiB; mesh data=1 x model=8) and 4 x A40 (48 GiB each; mesh data=1 x model=4),
-each with OPT-13B and LLaMA-2-13B (the presets of spbias.plan), one step of the papers' shape (batch 16 texts of up to
+each with OPT-13B and LLaMA-2-13B (the presets of spbias.tuning.plan), one step of the papers' shape (batch 16 texts of up to
 128 tokens, 8 prompt tokens, full-vocabulary loss) for the seeds, dtype, remat and scanned-layer settings listed below. Every plan
 compiles on 8 forced CPU devices in its own process (the 4-device mesh uses 4 of them): the SPMD partitioning is the
-target's, the buffer assignment the CPU backend's (see nbs/14_plan.ipynb), with LLVM's optimisations off (FAST_CPU_COMPILE:
+target's, the buffer assignment the CPU backend's (see nbs/507_plan.ipynb), with LLVM's optimisations off (FAST_CPU_COMPILE:
 the same figures, faster compiles). Compile seconds are wall time on this machine.
 
     python benchmarks/plan.py [--only opt-13b] [--variants 1:float32,1:bfloat16,4:bfloat16:remat] [--out benchmarks/results/plan.json]
@@ -15,7 +15,7 @@ Results are written after each plan; a plan already in the output file (same mod
 from __future__ import annotations
 import argparse, json, os, platform, subprocess, sys, tempfile, time
 from pathlib import Path
-from spbias.plan import FAST_CPU_COMPILE  # LLVM optimisations off: the same figures, faster compiles (nbs/14_plan.ipynb)
+from spbias.tuning.plan import FAST_CPU_COMPILE  # LLVM optimisations off: the same figures, faster compiles (nbs/507_plan.ipynb)
 
 SETUPS = {"tpu-v3-8": ("data=1,model=8", "16GiB"), "4xA40": ("data=1,model=4", "48GiB")}
 VARIANTS = "1:float32,1:bfloat16"  # seeds:dtype[:remat][:scan], comma-separated

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT/"benchmarks"))  # work.py
 
 def apes_examples(n:int)->tuple[str, pd.DataFrame]:
     "APES statements: the project's sample (data/apes) when present, else a small built-in set; first n rows."
-    from spbias.apes import generate_apes
+    from spbias.biassets.apes import generate_apes
     sample = ROOT/"data"/"apes"
     tpl = next(iter(sorted(sample.glob("*templates*.csv"))), None) if sample.is_dir() else None
     if tpl is not None and (sample/"domains").is_dir():
@@ -51,7 +51,7 @@ def apes_examples(n:int)->tuple[str, pd.DataFrame]:
 
 def kshot_texts(n:int)->tuple[pd.DataFrame, pd.DataFrame]:
     "(train split for demonstrations, n test sentences): SST-5 from the shared data when present, else the demo set."
-    from spbias.data import load_sentiment
+    from spbias.tuning.data import load_sentiment
     from spbias.core import shared_data_dir
     name = "sst5" if shared_data_dir() is not None and (shared_data_dir()/"sst5").is_dir() else "demo"
     t = load_sentiment(name)
@@ -81,9 +81,9 @@ def hf_work(cfg, tok, texts:list[str], batch_size:int, logits_to_keep:int|None=N
 
 
 class WorkCounter:
-    "Multiply-accumulates of the batches spbias' probes score, one entry per scoring pass (wraps `spbias.prompt.score_batches`)."
+    "Multiply-accumulates of the batches spbias' probes score, one entry per scoring pass (wraps `spbias.tuning.prompt.score_batches`)."
     def __init__(self, cfg, prefix_tokens:int, full_vocab:bool):
-        import spbias.prompt as sp
+        import spbias.tuning.prompt as sp
         self.cfg, self.P, self.full, self.sp, self.orig, self.passes = cfg, prefix_tokens, full_vocab, sp, sp.score_batches, []
     def __enter__(self):
         from work import forward_macs
@@ -127,9 +127,9 @@ def main(argv=None)->int:
 
     import jax, torch, transformers
     from spbias.core import smollm2_gguf_path, atomic_write_json
-    from spbias.pretrained import load_model, label_token_ids
-    from spbias.probe import probe_local, yes_no_token_ids, split_prompt, statements, DEFAULT_PROMPT
-    from spbias.data import LABEL_NAMES
+    from spbias.models.pretrained import load_model, label_token_ids
+    from spbias.scoring.probe import probe_local, yes_no_token_ids, split_prompt, statements, DEFAULT_PROMPT
+    from spbias.tuning.data import LABEL_NAMES
     from work import summary
     n_threads = os.cpu_count() or 1
     torch.set_num_threads(n_threads)
@@ -177,7 +177,7 @@ def main(argv=None)->int:
     # --- k-shot sentiment: argmax over the 3 label-token logits behind instruction + k demonstrations
     if a.skip_kshot:
         atomic_write_json(a.out, res); return 0
-    from spbias.manual import WORDINGS, build_prompt, draw_demos, manual_scores
+    from spbias.scoring.manual import WORDINGS, build_prompt, draw_demos, manual_scores
     dname, train, test = kshot_texts(a.n_kshot)
     label_ids = label_token_ids(tok, LABEL_NAMES)
     prompt = build_prompt(WORDINGS["classify"], draw_demos(train, a.shots, seed=0))

@@ -20,7 +20,7 @@ RESULTS = ROOT/"benchmarks"/"results"/"read_predictions.json"
 def write_predictions(path:Path, rows:int, prompts:int=5, seed:int=0):
     "A predictions TSV as `spbias predict` writes it: `rows` rows over `prompts` seeds of one run, answers = argmax."
     import numpy as np, pandas as pd
-    from spbias.prediction_format import BASE_COLUMNS
+    from spbias.formats.prediction_format import BASE_COLUMNS
     rng = np.random.default_rng(seed)
     per = rows // prompts
     cats = {"grouped_age": ["young", "old", "adolescent"], "grouped_race": ["asian", "black", "white", "hispanic"],
@@ -45,7 +45,7 @@ def write_predictions(path:Path, rows:int, prompts:int=5, seed:int=0):
 
 def old_text_table(path:Path, text:dict):
     "The reader before this change: the bytes read and decoded for the checks, then the file read again by pandas."
-    from spbias import predictions as P
+    from spbias.formats import predictions as P
     data = gzip.decompress(path.read_bytes()) if path.suffix.lower() == ".gz" else path.read_bytes()
     P.check_utf8(data, path, "predictions file")
     P.check_text(data.decode("utf-8-sig"), str(path), "," if path.suffix.lower() == ".csv" else "\t")
@@ -55,7 +55,7 @@ def old_text_table(path:Path, text:dict):
 def stringio_text_table(path:Path, text:dict):
     "The new reading with pandas parsing the decoded text (a StringIO) instead of the bytes: the alternative not taken."
     import io
-    from spbias import predictions as P
+    from spbias.formats import predictions as P
     data = gzip.decompress(path.read_bytes()) if path.suffix.lower() == ".gz" else path.read_bytes()
     decoded = data.decode("utf-8-sig"); del data
     P.check_text(decoded, str(path), "," if path.suffix.lower() == ".csv" else "\t")
@@ -69,14 +69,14 @@ def main(argv=None):
     ap.add_argument("--out", default=str(RESULTS), help="JSON to write")
     a = ap.parse_args(argv)
     import pandas as pd
-    from spbias import predictions as P
+    from spbias.formats import predictions as P
     new_text_table = P._text_table
     readers = {"old": old_text_table, "new": new_text_table, "new_stringio": stringio_text_table}
     out = dict(benchmark="load_predictions on one file: old (bytes checked, then the file read again by pandas) vs new "
                          "(read and decoded once)",
                machine=dict(platform=platform.platform(), cpu_count=os.cpu_count(), python=platform.python_version(),
                             pandas=pd.__version__, load_average_at_start=os.getloadavg()),
-               readers=dict(old=old_text_table.__doc__, new="spbias.predictions._text_table: "
+               readers=dict(old=old_text_table.__doc__, new="spbias.formats.predictions._text_table: "
                             + new_text_table.__doc__, new_stringio=stringio_text_table.__doc__),
                settings=dict(rows=a.rows, prompts=5, columns="the 8 base columns, seed, validation and test accuracy, "
                              "3 scores, template_id", repeats=a.repeats,
@@ -91,7 +91,7 @@ def main(argv=None):
         for f in (tsv, gz):
             times, cpu, stage = ({k: [] for k in readers} for _ in range(3))
             frames = {}
-            from spbias.prediction_format import BASE_COLUMNS, OPTIONAL_COLUMNS
+            from spbias.formats.prediction_format import BASE_COLUMNS, OPTIONAL_COLUMNS
             text = {c: str for c in BASE_COLUMNS + ["template_id"] + OPTIONAL_COLUMNS}   # as _read_one passes it
             for name, reader in readers.items():   # warm-up: imports, first-call costs
                 P._text_table = reader

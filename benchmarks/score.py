@@ -1,9 +1,9 @@
 """Scoring speed: spbias vs HF PEFT + transformers inference on a Czarnowska-style bias set.
 
 Same process, machine and model (SmolLM2-135M, from the offline GGUF), 8 prompt tokens, batch size 64,
-the same sample of sentences generated from the Czarnowska et al. (2021) templates (spbias.templates, from
+the same sample of sentences generated from the Czarnowska et al. (2021) templates (spbias.biassets.templates, from
 the shared data). spbias: length-bucketed batches, the prompt's keys/values computed once per batch, only
-the three label logits at the last position (spbias.prompt.score_texts, timed after one warm-up pass that
+the three label logits at the last position (spbias.tuning.prompt.score_texts, timed after one warm-up pass that
 compiles each shape). PEFT: a PromptTuning model, batches in the set's order padded to their longest row
 (DataCollatorWithPadding), the model's full logits, then the label logits at the last position.
 Results are written to benchmarks/results/score.json.
@@ -26,15 +26,15 @@ import numpy as np
 def bias_sentences(n:int, seed:int=0)->list[str]:
     "A random sample of n sentences of the Czarnowska-style bias set built from the shared templates."
     from spbias.core import shared_data_dir
-    from spbias.templates import generate
+    from spbias.biassets.templates import generate
     df = generate(shared_data_dir(required=True)/"czarnowska")
     return df.sample(min(n, len(df)), random_state=seed).text.tolist()
 
 
 def spbias_scoring(model_t, texts, batch_size:int, n_prompts:int=1):
-    from spbias.data import encode_texts, LABEL_NAMES
-    from spbias.prompt import PromptConfig, prompt_base, score_texts
-    from spbias.pretrained import label_token_ids
+    from spbias.tuning.data import encode_texts, LABEL_NAMES
+    from spbias.tuning.prompt import PromptConfig, prompt_base, score_texts
+    from spbias.models.pretrained import label_token_ids
     model, tok, mcfg = model_t
     ids = encode_texts(tok, texts)
     lab = label_token_ids(tok, LABEL_NAMES)
@@ -51,8 +51,8 @@ def peft_scoring(texts, batch_size:int, prompt_embeddings=None):
     import torch, transformers as tf
     from peft import PromptTuningConfig, PromptTuningInit, TaskType, get_peft_model
     from spbias.core import smollm2_gguf_path
-    from spbias.data import LABEL_NAMES
-    from spbias.pretrained import label_token_ids, load_tokenizer
+    from spbias.tuning.data import LABEL_NAMES
+    from spbias.models.pretrained import label_token_ids, load_tokenizer
     g = smollm2_gguf_path()
     tok = load_tokenizer(g)
     base = tf.AutoModelForCausalLM.from_pretrained(str(g.parent), gguf_file=g.name, torch_dtype=torch.float32)
@@ -82,14 +82,14 @@ def main():
     p.add_argument("--batch-size", type=int, default=64)
     a = p.parse_args()
     from tune import machine_info
-    from spbias.pretrained import load_model
+    from spbias.models.pretrained import load_model
     from spbias.core import atomic_write_json, enable_compile_cache
     enable_compile_cache()
     texts = bias_sentences(a.n)
     model_t = load_model("smollm2")
     ours, s_ours = spbias_scoring(model_t, texts, a.batch_size)
     print("spbias", ours, flush=True)
-    from spbias.prompt import PromptConfig, prompt_base
+    from spbias.tuning.prompt import PromptConfig, prompt_base
     peft, s_peft = peft_scoring(texts, a.batch_size, prompt_base(model_t[0], PromptConfig(8, "vocab"), seed=0))
     print("peft", peft, flush=True)
     res = dict(model="SmolLM2-135M-Instruct (float32)", data=f"{len(texts)} sentences sampled from the Czarnowska-style bias set",

@@ -5,7 +5,7 @@ The batches are the ones `spbias tune` draws (its batcher, packed rows by defaul
 Every step shape the timed steps use is compiled first, ahead of time (`lower().compile()`), and those seconds are kept
 apart (`compile_s`); `first_step_s` is the time from `loaded_at` (a loaded model) to the end of the first step, losses
 read, the figure `spbias tune` prints. Then `warmup` untimed steps; the timed loop is `steps` further steps, run over
-again (the same batches) until it has taken at least `min_seconds`. FLOPs: `spbias.gpu_study.step_flops` (the forward
+again (the same batches) until it has taken at least `min_seconds`. FLOPs: `spbias.sweeps.gpu_study.step_flops` (the forward
 pass and the backward pass to the inputs, attention included).
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 
-def spbias_speed(model_t, # (model, tokenizer, ModelConfig) from spbias.pretrained.load_model
+def spbias_speed(model_t, # (model, tokenizer, ModelConfig) from spbias.models.pretrained.load_model
                  ids, labels, # token ids of the training texts and their labels
                  seeds:list[int], steps:int, batch_size:int,
                  buckets=None, # padded lengths (default: spbias's)
@@ -26,11 +26,11 @@ def spbias_speed(model_t, # (model, tokenizer, ModelConfig) from spbias.pretrain
     "Examples/s of the compiled step over `seeds`, the work done (tokens, multiply-accumulates), compile and first-step seconds."
     import jax, jax.numpy as jnp
     from flax import nnx
-    from spbias.data import LABEL_NAMES, DEFAULT_BUCKETS
-    from spbias.prompt import PromptConfig, prompt_base
-    from spbias.tune import TuneConfig, make_optimizer, make_train_step, make_batcher, train_batch
-    from spbias.pretrained import label_token_ids
-    from spbias.gpu_study import step_flops
+    from spbias.tuning.data import LABEL_NAMES, DEFAULT_BUCKETS
+    from spbias.tuning.prompt import PromptConfig, prompt_base
+    from spbias.tuning.tune import TuneConfig, make_optimizer, make_train_step, make_batcher, train_batch
+    from spbias.models.pretrained import label_token_ids
+    from spbias.sweeps.gpu_study import step_flops
     from work import train_macs  # benchmarks/tune.py's work ratio against PEFT, counted the same way on both sides
     loaded_at = time.perf_counter() if loaded_at is None else loaded_at
     model, tok, mcfg = model_t

@@ -3,7 +3,7 @@
 Same process, machine, model (SmolLM2-135M, from the offline GGUF), data (SST-5 train with its real
 length distribution, 3-class) and batch size. Both sides run the same number of timed steps after a
 warm-up (compilation for spbias, first steps for torch), on batches drawn the way each recipe draws them:
-spbias random batches packed several texts to a row (spbias.data.PackedBatcher, the `spbias tune`
+spbias random batches packed several texts to a row (spbias.tuning.data.PackedBatcher, the `spbias tune`
 default; length-bucketed batches, `packing=False`, are timed too), PEFT random batches padded to their
 longest row (DataCollatorWithPadding). Results are merged into benchmarks/results/tune.json.
 
@@ -43,10 +43,10 @@ def merge_results(key:str, value:dict):
 def real_run(a):
     "A short real run: SmolLM2-135M, 8 BOS-initialised tokens, SST-5 (3-class) from the shared data."
     import pandas as pd
-    from spbias.data import load_sentiment
-    from spbias.tune import TuneConfig, tune
-    from spbias.run import read_summaries
-    from spbias.pretrained import load_model
+    from spbias.tuning.data import load_sentiment
+    from spbias.tuning.tune import TuneConfig, tune
+    from spbias.tuning.run import read_summaries
+    from spbias.models.pretrained import load_model
     t0 = time.time()  # tune() turns on spbias' compilation cache
     model = load_model("smollm2")
     table = load_sentiment("sst5")
@@ -76,8 +76,8 @@ def peft_speed(texts, labels, steps:int, batch_size:int, cfg, seed:int=0):
     import torch, transformers as tf
     from peft import PromptTuningConfig, PromptTuningInit, TaskType, get_peft_model
     from spbias.core import smollm2_gguf_path
-    from spbias.data import LABEL_NAMES
-    from spbias.pretrained import label_token_ids, load_tokenizer
+    from spbias.tuning.data import LABEL_NAMES
+    from spbias.models.pretrained import label_token_ids, load_tokenizer
     from work import train_macs
     torch.manual_seed(seed)
     g = smollm2_gguf_path()
@@ -114,8 +114,8 @@ def peft_speed(texts, labels, steps:int, batch_size:int, cfg, seed:int=0):
 def speed(a):
     from work import summary
     from spbias.core import enable_compile_cache
-    from spbias.data import load_sentiment, encode_texts
-    from spbias.pretrained import load_model
+    from spbias.tuning.data import load_sentiment, encode_texts
+    from spbias.models.pretrained import load_model
     enable_compile_cache()
     train = load_sentiment("sst5", split="train")
     model_t = load_model("smollm2")

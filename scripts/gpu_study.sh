@@ -10,7 +10,7 @@
 # stopped there (SIGINT, then SIGKILL 30 s later) so that a rerun resumes it (finished runs are kept, an unfinished one
 # continues from its last checkpoint).
 #
-# Before the sweep, a cost model (spbias.gpu_study: the FLOPs of each part over the throughput bench measured on this
+# Before the sweep, a cost model (spbias.sweeps.gpu_study: the FLOPs of each part over the throughput bench measured on this
 # device, plus its measured load and compile seconds) prints each part's predicted device time; the sweep is not
 # started when its first part is predicted over what is left (it waits for the next machine). With --pack DIR every
 # invocation ends by packing its whole folder into DIR (at most 8 files of at most 16 MiB: what a lent machine brings
@@ -78,7 +78,7 @@ SWEEP_OUT=$BASE/papermill_runs/smollm2-papers
 PUB=$BASE/results/smollm2-135m-papers
 STATE=$BASE/papermill_runs/gpu_study        # part markers, logs and timings (git-ignored in the repository)
 if [ -n "$FROM" ]; then  # what an earlier machine packed: read back before anything runs
-  "$PYTHON" -m spbias.gpu_study unpack "$FROM" "$BASE" || exit 1
+  "$PYTHON" -m spbias.sweeps.gpu_study unpack "$FROM" "$BASE" || exit 1
 fi
 mkdir -p "$BENCH_DIR" "$STATE"
 # minimum seconds each part needs to be worth starting
@@ -140,7 +140,7 @@ run_part() {
     STOPPED=1; return 0
   fi
   if [ "$name" = sweep ] && [ "${PLAN:-on}" != off ]; then  # the cost model: predicted device time of what is left
-    "$PYTHON" -m spbias.gpu_study plan --bench "$BENCH_DIR/gpu.json" --dtype "$DTYPE" --budget-s "$avail" $PLAN_ARGS \
+    "$PYTHON" -m spbias.sweeps.gpu_study plan --bench "$BENCH_DIR/gpu.json" --dtype "$DTYPE" --budget-s "$avail" $PLAN_ARGS \
       --out "$STATE/plan.json" 2>&1 | tee -a "$STATE/plan.log"
     local prc=${PIPESTATUS[0]}
     if [ "$prc" = 3 ]; then echo "== sweep: not started: its first part is predicted over the $avail s left; rerun on the next machine"; STOPPED=1; return 0; fi
@@ -176,7 +176,7 @@ publish() { publish_steps 2>&1 | tee -i -a "$STATE/publish.log"; }
 publish_steps() {
   local main=$SWEEP_OUT/main t=$PUB/tables runs d
   mkdir -p "$t" "$PUB/adapters"
-  runs=$("$PYTHON" -m spbias.gpu_study kept "$main") || return 1   # one-run: each run's chosen rate's folder
+  runs=$("$PYTHON" -m spbias.sweeps.gpu_study kept "$main") || return 1   # one-run: each run's chosen rate's folder
   [ -n "$runs" ] || { echo "no finished run under $main"; return 1; }
   # gaps under the papers' comparison method (Student t 95% CI over the top 5 prompts, no adjustment: --ci t, since
   # spbias gaps' default is now the crossed interval)
@@ -207,7 +207,7 @@ if [ -f "$STATE/timings.jsonl" ]; then
 fi
 echo "gpu_study: $(left_text)"
 if [ -n "$PACK" ]; then  # what comes back from a lent machine: at most 8 files of at most 16 MiB
-  "$PYTHON" -m spbias.gpu_study pack "$BASE" "$PACK" || FAILED=1
+  "$PYTHON" -m spbias.sweeps.gpu_study pack "$BASE" "$PACK" || FAILED=1
 fi
 [ "$FAILED" = 1 ] && exit 1
 [ "$STOPPED" = 1 ] && { echo "gpu_study: stopped before the budget ran out; rerun the same command to go on"; exit 3; }

@@ -5,13 +5,13 @@ own counters (a mirror pair once), and takes method notes from spbias' note func
 import json
 from pathlib import Path
 import numpy as np, pandas as pd
-from spbias import metrics as M
-from spbias.intervals import mirror_of, n_significant
-from spbias.multiplicity import declared_note
-from spbias.power import mde_line
-from spbias.equivalence import equivalence_note
-from spbias.robustness import robustness_note
-from spbias.study import compare_table2, papers_table2, AGREEMENT
+from spbias.stats import metrics as M
+from spbias.stats.intervals import mirror_of, n_significant
+from spbias.stats.multiplicity import declared_note
+from spbias.stats.power import mde_line
+from spbias.stats.equivalence import equivalence_note
+from spbias.report.robustness import robustness_note
+from spbias.report.study import compare_table2, papers_table2, AGREEMENT
 
 STUDY = Path("results/smollm2-135m")
 S2, ROB, TF = STUDY/"stage2", STUDY/"robustness", STUDY/"template-families"
@@ -58,7 +58,7 @@ def values(build: Path, root: Path) -> dict:
                        estimands=cr.estimand.value_counts().to_dict(),
                        df_min=float(cr.df.min()), df_max=float(cr.df.max()), df_median=float(cr.df.median()),
                        df_below_1=int((cr.df < 1).sum()))
-    from spbias.coverage import measured_coverage
+    from spbias.stats.coverage import measured_coverage
     n5 = int(cr.n_runs.max())
     v["coverage"] = {m: (lambda g: dict(n=g[0], coverage=float(g[1])) if g else None)(measured_coverage(m, n5))
                      for m in ("crossed", "t", "papers", "bootstrap")}

@@ -7,7 +7,7 @@ scripts/gpu_study.sh runs it last, after `spbias gaps`, `spbias table2` and `spb
 OUT/adapters. It reads the sweep's run folders (config.json, seed-*/summary.json, chosen_lr.json) and those tables,
 in either layout of the sweep: staged (lr/: a run per rate on the rate seeds; main/: the seeds at the chosen rate) or
 one run per tuning set (`lr: grid-in-one-run`: main/ holds runs of several rates, each with a folder per rate and its
-chosen_lr.json naming the folder it keeps, `spbias.stages.kept_run`; Stage 1 is read from those rate folders). It
+chosen_lr.json naming the folder it keeps, `spbias.sweeps.stages.kept_run`; Stage 1 is read from those rate folders). It
 writes summaries.csv, chosen_lr.json, tables/stage1.csv, tables/accuracy.csv, tables/table2_vs_papers.csv,
 tables/agreement.csv and study.json, and the page: every number with its n and its method, beside the CPU study
 (--cpu-study: its stage2/tables) and the papers' Table 2 (data/papers/table2_v2.csv).
@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd, yaml
 from scipy import stats
 
-from spbias.study import compare_table2, papers_table2
+from spbias.report.study import compare_table2, papers_table2
 
 FPR = ["positive_FPR", "negative_FPR"]
 
@@ -56,7 +56,7 @@ def read_sweep(sweep: Path, spec: dict):
     """The study's runs in either layout: (the kept runs [(folder, config)], the seed rows of Stage 2 and of Stage 1,
     the seeds Stage 1 chose the rate on, in words). Staged: main/'s runs and lr/'s. One run per tuning set (a run whose
     config lists several rates): the folder of the rate it chose (`kept_run`), and its rate folders' rate seeds."""
-    from spbias.stages import kept_run
+    from spbias.sweeps.stages import kept_run
     runs = finished_runs(sweep/"main")
     if not any(isinstance(c["run"]["lr"], list) for _, c in runs):
         lr_runs = finished_runs(sweep/"lr")

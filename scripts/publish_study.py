@@ -4,17 +4,17 @@ under each interval method, Table 2, figures, the top-k prompts' predictions com
     python scripts/publish_study.py --main STUDY/main --pilot STUDY/lr --out results/smollm2-135m
 
 --main holds the runs of the study's sweep (sweeps/smollm2.yaml), --pilot the learning-rate stage's
-(sweeps/smollm2-lr.yaml). Everything is computed by spbias' own functions (spbias.metrics, spbias.figures);
+(sweeps/smollm2-lr.yaml). Everything is computed by spbias' own functions (spbias.stats.metrics, spbias.report.figures);
 this script only reads the run folders and writes the files. An existing --out is refused unless --force.
 """
 import argparse, gzip, json, re, shutil, sys, time
 from pathlib import Path
 import numpy as np, pandas as pd
 
-from spbias import metrics as M, figures as F
+from spbias.stats import metrics as M; from spbias.report import figures as F
 from spbias.core import SpbiasError, atomic_write_json, atomic_write_text, move_aside
-from spbias.data import load_sentiment, SPLITS
-from spbias.templates import predictions_by_set
+from spbias.tuning.data import load_sentiment, SPLITS
+from spbias.biassets.templates import predictions_by_set
 
 METHODS = {  # file tag: (interval method, multiple-comparison adjustment)
     "papers": ("papers", "none"), "t": ("t", "none"), "t-holm": ("t", "holm"), "bootstrap": ("bootstrap", "none")}

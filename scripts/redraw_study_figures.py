@@ -1,6 +1,6 @@
 """Redraw the published study's gap figures from its gap table (issue 34): the legend says what a filled marker means
 (method, adjustment, test family and its size), x tick labels that do not overlap, and a "prompts near chance" note on
-the panels of a tuning set whose top-5 prompts are not shown to beat the majority class (spbias.figures.near_chance).
+the panels of a tuning set whose top-5 prompts are not shown to beat the majority class (spbias.report.figures.near_chance).
 
     python scripts/redraw_study_figures.py [--study results/smollm2-135m/stage2] [--gaps t]
 """
@@ -8,7 +8,7 @@ import argparse, sys
 from pathlib import Path
 import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from spbias import figures as F, metrics as M
+from spbias.report import figures as F; from spbias.stats import metrics as M
 from spbias.core import repo_root
 
 

@@ -2,7 +2,7 @@
 inputs: the top-5 prompts' predictions, the run folders' summaries and the manual baseline's predictions. Nothing is
 tuned or scored again; every number comes from spbias' own commands (`spbias gaps`, `table2`, `robustness`, `compare`)
 and functions, and the pages (jinja2 templates under scripts/pages/) are refused if their own text holds a number that
-was not computed (spbias.pages).
+was not computed (spbias.report.pages).
 
     python scripts/regenerate_results.py [--list] [--only STEP ...] [--skip STEP ...] [--redo] [--force]
 
@@ -72,7 +72,7 @@ def step_families(b: Path):
 
 def step_figures(b: Path):
     "The gap figures: crossed intervals, fills from the same table (unadjusted), near-chance panels marked."
-    from spbias import figures as F, metrics as M
+    from spbias.report import figures as F; from spbias.stats import metrics as M
     gaps = M.read_gaps(b/S2/"tables"/"gaps_crossed.csv")
     chance = F.near_chance(pd.read_csv(ROOT/S2/"tables"/"accuracy.csv"))
     for cat in gaps.category.unique():
@@ -144,9 +144,9 @@ def step_semeval_budget(b: Path):
 
 
 def step_pages(b: Path):
-    "The pages: every scripts/pages/<path>.j2 filled from the built tables (spbias.pages refuses stray numbers)."
+    "The pages: every scripts/pages/<path>.j2 filled from the built tables (spbias.report.pages refuses stray numbers)."
     sys.path.insert(0, str(ROOT/"scripts"))
-    from spbias.pages import write_page
+    from spbias.report.pages import write_page
     import page_values
     values = page_values.values(b, ROOT)
     for tpl in sorted((ROOT/"scripts"/"pages").rglob("*.j2")):
@@ -181,7 +181,7 @@ def lm_eval_agreement(lm: pd.DataFrame, own: pd.DataFrame, gaps_lm: pd.DataFrame
 
 def step_lm_eval(b: Path):
     "lm-eval's log read back (issue 44): gaps from the log and from spbias' own scoring, their comparison, agreement."
-    from spbias.harness import read_log, lm_eval_results
+    from spbias.formats.harness import read_log, lm_eval_results
     o = b/LE; o.mkdir(parents=True, exist_ok=True)
     log, own = LE/"lm-eval-out", LE/"predictions"/"spbias_bare.tsv"
     cli("gaps", log, "--top-k", "0", "--out", o/"gaps_lm-eval.csv")
@@ -244,8 +244,8 @@ def main(argv=None):
     if a.list:
         for n, (f, _, outs) in STEPS.items(): print(f"{n}: {f.__doc__}\n   " + ", ".join(map(str, outs)))
         return 0
-    from spbias.pages import install, run_steps, _files
-    code = sorted((ROOT/"spbias").glob("*.py")) + [Path(__file__).resolve(), ROOT/"scripts"/"page_values.py"]
+    from spbias.report.pages import install, run_steps, _files
+    code = sorted((ROOT/"spbias").rglob("*.py")) + [Path(__file__).resolve(), ROOT/"scripts"/"page_values.py"]
     run_steps(STEPS, a.build, ROOT, names, redo=a.redo, code=code)
     pairs = [(f, ROOT/f.relative_to(a.build)) for n in names for o in STEPS[n][2] for f in _files(a.build/o)]
     fate = install(pairs, force=a.force)

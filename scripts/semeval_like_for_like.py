@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np, pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from spbias.core import repo_root, save_table
-from spbias.data import load_sentiment, encode_texts
-from spbias.metrics import class_quality
-from spbias.pretrained import load_model
-from spbias.prompt import score_texts
+from spbias.tuning.data import load_sentiment, encode_texts
+from spbias.stats.metrics import class_quality
+from spbias.models.pretrained import load_model
+from spbias.tuning.prompt import score_texts
 
 R = repo_root()/"results"/"smollm2-135m"
 SHORT = R/"stage2-runs"/"smollm2"/"semeval"/"lr0.001-n8-s1001-1015"   # the first study: 150 steps, batch 8

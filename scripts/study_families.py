@@ -1,5 +1,5 @@
 """How many of the published study's gaps stay significant under each interval method, adjustment and test family, with
-the papers' top 5 and with degenerate prompts skipped (issue 34). Everything is computed by spbias.metrics.
+the papers' top 5 and with degenerate prompts skipped (issue 34). Everything is computed by spbias.stats.metrics.
 
     python scripts/study_families.py [--n-boot 2000] [--out results/smollm2-135m/stage2/tables/significance_by_family.csv]
 
@@ -12,7 +12,7 @@ import argparse, glob, sys, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from spbias import metrics as M
+from spbias.stats import metrics as M
 from spbias.core import repo_root, save_table
 
 STUDY = repo_root()/"results"/"smollm2-135m"/"stage2"

@@ -1,72 +1,115 @@
 """Measure social bias in large language models by soft-prompt tuning, in JAX/Flax.
 
-One notebook per module in `nbs/`, exported to `spbias/`, in the order the data flows (the stage map of the design page, `nbs/01a_design.ipynb`):
-a model name becomes a model, a tuning set becomes a run folder, a run folder and a bias set become
-predictions, predictions become gap tables, gap tables become figures. The design page,
-`nbs/01a_design.ipynb`, states the stages, the artefacts each one writes and reads, and the contracts
-between them. The package docstring (`help(spbias)`) holds the same list, written from this section by
-`scripts/readme.py`.
+One notebook per module in `nbs/`, exported to `spbias/`. The package is a house with eight wings,
+subpackages named for what a researcher does, numbered from the bottom: a wing imports only the top-level helpers and
+the wings numbered below it (`nbs/001_core.ipynb` tests it, imports inside functions and by name included), so a
+change belongs to the lowest wing that can hold it. The three lowest wings need no JAX: they are the statistics layer
+for anyone's predictions and harness logs.
 
-- `core` (00): paths, errors, atomic files and small parsers every stage shares.
-- `schemas` (00a): shared helpers of the declared formats — pandera rules that carry their message, CSV/TSV line checks, one line per first violation.
-- `config` (01): `ModelConfig`, one frozen description of a decoder.
-- `layers` (02): norms, rotary embeddings, masks, attention over a cached soft-prompt prefix.
-- `opt` (03): the OPT family's decoder.
-- `decoder` (04): the one rotary decoder of every other family, its differences named options.
-- `models` (05): `build_model` (config in, Flax NNX decoder out) and the shardings over a device mesh.
-- `weights` (06): weight files (safetensors, torch `.bin`, GGUF) read and streamed into a model, every mismatch in one error.
-- `fingerprint` (06a): one fingerprint of a model's weights (sha1 of the config and a strided sample of every parameter): what a run records, `spbias info` prints, `predict` and `export` check.
-- `pretrained` (06b): load model — a name (`smollm2`, folder, `.gguf`, hub id) to `(model, tokenizer, ModelConfig)`; label-token ids; `spbias info`, `spbias next-token`.
-- `testing` (07): tiny random checkpoints and a tiny tokenizer for fast tests; `spbias parity`.
-- `families` (08): the family table, each `model_type`'s config mapping and checkpoint key map.
-- `distributed` (09): several processes, one JAX program.
-- `data` (10): load tuning data — sentiment sets as one 3-class table, length-bucketed batches.
-- `prompt` (11): the soft prompt, its initial embeddings and the label scores behind it.
-- `run` (11b): a run folder's life — its identity (`run_id`), the refuse / resume / `--force` rules, checkpoints, the finish, reading it back.
-- `run_files` (11ba): a run folder's config.json and summary.json as pydantic models.
-- `settings` (11c): `TuneConfig`, each setting of a run written once (type, default, help), and the flags and checks derived from it.
-- `tune` (12): tune — `TuneConfig`, many seeds per compiled step, early stopping, the loop and `spbias tune`.
-- `tune_loop` (12a): the loop's parts — prompt folders of a run of several rates, masked or compacted stopped prompts, the step timer, the plan line.
-- `predict` (13): predict — a run folder and a bias set to the predictions TSV.
-- `plan` (14): will a tuning step fit on a device mesh, from XLA's memory analysis.
-- `export` (15): export prompts — PEFT prompt-tuning adapters out and back in.
-- `checks` (16): the generic rules every command applies before a model loads or a file is written (outputs and `--force`, input files, tables, argument types).
-- `templates` (20): generate bias set — Czarnowska et al.'s and our templates and lexicons to a bias set; reading and checking bias sets, the unmarked control, bias sets by name.
-- `template_files` (20a): any template file filled from any lexicon, the follow-up's NS-Prompts and Regard sets, and `spbias templates`.
-- `apes` (21): Yes/No stereotype statements from APES templates.
-- `prediction_format` (22): the predictions table's columns and its `PREDICTIONS` schema, declared once.
-- `predictions` (22): predictions tables read and checked (files, `.tsv.gz`, folders, patterns), rates per run and group, the per-run gaps, the top-k prompts.
-- `intervals` (22a): intervals and p-values across prompts, families of tests and their adjustment, mirror-image pairs.
-- `bootstrap` (22b): the two-level bootstrap over prompts and templates, for centroid gaps and for gaps to a reference group.
-- `metrics` (22c): gaps — the gap table CSV with 95% CIs, its method note and coverage warning; the papers' Table 2; `spbias gaps` and `spbias table2`.
-- `coverage` (22c0): the coverage benchmark read back: the warning under a gap table for every model and tuning set whose n measured below 93%, and `spbias gaps --help`'s advice.
-- `gap_format` (22c1): the gap table and per-run gaps files — their pandera schemas (`GAP_TABLE`, `PER_RUN_GAPS`) and readers (`read_gaps`, `check_gap_table`, `read_per_run`); `spbias.metrics` re-exports them.
-- `crossed` (22d): prompts, templates and identity terms as crossed random effects — each sentence's identity term from its template's fillings, variance components by the method of moments (checked against statsmodels), the `crossed` interval (`spbias gaps`' default) and a design's SE.
-- `multiplicity` (22e): declared families — confirmatory Holm in the Table 2 cells, exploratory Benjamini–Yekutieli.
-- `simulate` (22e): crossed prompt × template × term designs with known truth and every interval method of `spbias gaps` vectorised over replicates: the coverage benchmark's engine.
-- `equivalence` (22f): TOST at a stated margin (t form, or the bootstrap's 90% interval).
-- `power` (22f): power and minimum detectable effect of a crossed design (the `mde` column of every gap table) and `spbias power`: the prompts, templates and terms needed to detect a gap, from a pilot.
-- `contrasts` (22g): the follow-up's contrasts — each group against the mean of the others, each row's estimand named.
-- `selection` (22h): what the top-k choice does to each gap; the validation SE at the cut.
-- `claims` (22i): the `spbias gaps` flags `--confirmatory`, `--margin`, `--contrasts`, `--selection`.
-- `compare` (23): compare — two sets of prompts on the same bias set: the difference of their gaps (Welch's t, paired bootstrap over templates), McNemar per prompt pair.
-- `compare_figure` (23a): compare's figure — each difference's interval at its adjustment's level (Holm step levels, FCR), so a filled marker and an interval clear of 0 agree.
-- `robustness` (24): robustness — does each gap survive: sign across prompts, spread across prompts and templates, each interval method, other probes; group rank stability.
-- `harness` (25): harness — lm-evaluation-harness and Inspect logs read into the predictions table; a mapping names category, group and template.
-- `harness_bias` (25a): harness_bias — BBQ bias scores with template-clustered CIs and CrowS-Pairs model A vs B from lm-eval logs; `spbias harness`.
-- `harness_tasks` (25b): harness_tasks — bias sets written as lm-eval and Inspect tasks (`spbias templates --format`).
-- `probe` (30): APES Yes/No probing of a local or hosted model.
-- `hosted` (31): next-token log-probabilities from an OpenAI-compatible endpoint.
-- `manual` (32): the manual-prompt baseline, in the same predictions TSV.
-- `sweep` (40): a SWEEP.yaml expanded into runs: the grid, the shards, the papermill executor and the parameters' checks.
-- `store` (40a): a sweep's output root, a folder or an fsspec URL: manifests of finished runs, copies up and down.
-- `stages` (40b): staged sweeps (the papers' learning-rate stage, then the main one) and `spbias sweep`'s command line.
-- `sweep_run` (40c): one sweep's runs executed, resumed or refused by their run mark, uploaded when finished.
-- `figures` (41): figures / tables — gap tables to the papers' figures and tables.
-- `demo` (42): the whole pipeline offline on a small machine.
-- `gpu_study` (44): the accelerator study's cost model (FLOPs, measured throughput, the plan within a budget) and its packs across lent machines.
-- `study` (50): the first real study, read from its published results.
-- `pages` (51): results pages from computed tables, refused when their text holds a number not computed.
-- `cli` (99): the `spbias` console script, one subcommand per stage.
+### The top level (0xx): what every wing uses
+
+- `core` (001): paths, errors, atomic files and small parsers every stage shares, and the three label words.
+- `schemas` (002): shared helpers of the declared formats — pandera rules that carry their message, CSV/TSV line checks, one line per first violation.
+- `checks` (003): the generic rules every command applies before a model loads or a file is written (outputs and `--force`, input files, tables, argument types).
+- `args` (004): every subcommand's parser and help, a bad command line said in one line, warnings in one line.
+
+### `formats` (1xx): the files a study reads and writes: predictions tables (spbias's, the papers', lm-eval and Inspect logs, read as one table) and gap tables, each format declared once.
+
+- `formats.prediction_format` (100): the predictions table's columns and its `PREDICTIONS` schema, declared once.
+- `formats.predictions` (101): predictions tables read and checked (files, `.tsv.gz`, folders, patterns), rates per run and group, the per-run gaps, the top-k prompts.
+- `formats.harness` (102): harness — lm-evaluation-harness and Inspect logs read into the predictions table; a mapping names category, group and template.
+- `formats.gap_format` (103): the gap table and per-run gaps files — their pandera schemas (`GAP_TABLE`, `PER_RUN_GAPS`) and readers (`read_gaps`, `check_gap_table`, `read_per_run`); `spbias.stats.metrics` re-exports them.
+
+### `stats` (2xx): gaps and their inference: crossed intervals over prompts, templates and identity terms, declared families of tests, equivalence, power, the top-k selection, measured coverage.
+
+- `stats.intervals` (200): intervals and p-values across prompts, families of tests and their adjustment, mirror-image pairs.
+- `stats.bootstrap` (201): the two-level bootstrap over prompts and templates, for centroid gaps and for gaps to a reference group.
+- `stats.crossed` (202): prompts, templates and identity terms as crossed random effects — each sentence's identity term from its template's fillings, variance components by the method of moments (checked against statsmodels), the `crossed` interval (`spbias gaps`' default) and a design's SE.
+- `stats.multiplicity` (203): declared families — confirmatory Holm in the Table 2 cells, exploratory Benjamini–Yekutieli.
+- `stats.equivalence` (204): TOST at a stated margin (t form, or the bootstrap's 90% interval).
+- `stats.power` (205): power and minimum detectable effect of a crossed design (the `mde` column of every gap table) and `spbias power`: the prompts, templates and terms needed to detect a gap, from a pilot.
+- `stats.contrasts` (206): the follow-up's contrasts — each group against the mean of the others, each row's estimand named.
+- `stats.selection` (207): what the top-k choice does to each gap; the validation SE at the cut.
+- `stats.claims` (208): the `spbias gaps` flags `--confirmatory`, `--margin`, `--contrasts`, `--selection`.
+- `stats.coverage` (209): the coverage benchmark read back: the warning under a gap table for every model and tuning set whose n measured below 93%, and `spbias gaps --help`'s advice.
+- `stats.simulate` (210): crossed prompt × template × term designs with known truth and every interval method of `spbias gaps` vectorised over replicates: the coverage benchmark's engine.
+- `stats.metrics` (211): gaps — the gap table CSV with 95% CIs, its method note and coverage warning; the papers' Table 2; `spbias gaps` and `spbias table2`.
+
+### `biassets` (3xx): bias sets from templates: Czarnowska et al.'s, the follow-up's, ours, any template file; APES statements; the same sets as lm-eval and Inspect tasks.
+
+- `biassets.templates` (300): generate bias set — Czarnowska et al.'s and our templates and lexicons to a bias set; reading and checking bias sets, the unmarked control, bias sets by name.
+- `biassets.harness_tasks` (301): harness_tasks — bias sets written as lm-eval and Inspect tasks (`spbias templates --format`). The hand-written prompt wordings (`WORDINGS`) a task is written with and the manual baseline scores.
+- `biassets.template_files` (302): any template file filled from any lexicon, the follow-up's NS-Prompts and Regard sets, and `spbias templates`.
+- `biassets.apes` (303): Yes/No stereotype statements from APES templates.
+
+### `models` (4xx): a frozen decoder LM from a Hugging Face folder, a hub id or a GGUF file, as Flax NNX: the families, their weights, device meshes, several processes; or a hosted endpoint.
+
+- `models.config` (400): `ModelConfig`, one frozen description of a decoder.
+- `models.layers` (401): norms, rotary embeddings, masks, attention over a cached soft-prompt prefix.
+- `models.opt` (402): the OPT family's decoder.
+- `models.decoder` (403): the one rotary decoder of every other family, its differences named options.
+- `models.build` (404): `build_model` (config in, Flax NNX decoder out) and the shardings over a device mesh.
+- `models.distributed` (405): several processes, one JAX program.
+- `models.families` (406): the family table, each `model_type`'s config mapping and checkpoint key map.
+- `models.weights` (407): weight files (safetensors, torch `.bin`, GGUF) read and streamed into a model, every mismatch in one error.
+- `models.fingerprint` (408): one fingerprint of a model's weights (sha1 of the config and a strided sample of every parameter): what a run records, `spbias info` prints, `predict` and `export` check.
+- `models.pretrained` (409): load model — a name (`smollm2`, folder, `.gguf`, hub id) to `(model, tokenizer, ModelConfig)`; label-token ids; `spbias info`, `spbias next-token`.
+- `models.hosted` (410): next-token log-probabilities from an OpenAI-compatible endpoint.
+
+### `tuning` (5xx): soft prompts tuned on a sentiment set: the data, the prompt, the run folder, many seeds and rates in one compiled step, and whether a step fits a mesh.
+
+- `tuning.data` (500): load tuning data — sentiment sets as one 3-class table, length-bucketed batches.
+- `tuning.prompt` (501): the soft prompt, its initial embeddings and the label scores behind it.
+- `tuning.run_files` (502): a run folder's config.json and summary.json as pydantic models.
+- `tuning.run` (503): a run folder's life — its identity (`run_id`), the refuse / resume / `--force` rules, checkpoints, the finish, reading it back.
+- `tuning.settings` (504): `TuneConfig`, each setting of a run written once (type, default, help), and the flags and checks derived from it.
+- `tuning.tune_loop` (505): the loop's parts — prompt folders of a run of several rates, masked or compacted stopped prompts, the step timer, the plan line. and the arithmetic of the matrix products (fp32, TF32, bf16) with each device's peak.
+- `tuning.tune` (506): tune — `TuneConfig`, many seeds per compiled step, early stopping, the loop and `spbias tune`.
+- `tuning.plan` (507): will a tuning step fit on a device mesh, from XLA's memory analysis.
+
+### `scoring` (6xx): prompts score a bias set into the predictions table: a run's soft prompts, hand-written prompts, APES probes; prompts out and back in as PEFT adapters.
+
+- `scoring.predict` (600): predict — a run folder and a bias set to the predictions TSV.
+- `scoring.export` (601): export prompts — PEFT prompt-tuning adapters out and back in.
+- `scoring.probe` (602): APES Yes/No probing of a local or hosted model.
+- `scoring.manual` (603): the manual-prompt baseline, in the same predictions TSV.
+
+### `report` (7xx): gap tables to what a reader sees: the papers' figures and tables, two models or probes compared, robustness, harness bias scores, the results pages.
+
+- `report.figures` (700): figures / tables — gap tables to the papers' figures and tables.
+- `report.compare_figure` (701): compare's figure — each difference's interval at its adjustment's level (Holm step levels, FCR), so a filled marker and an interval clear of 0 agree.
+- `report.compare` (702): compare — two sets of prompts on the same bias set: the difference of their gaps (Welch's t, paired bootstrap over templates), McNemar per prompt pair.
+- `report.robustness` (703): robustness — does each gap survive: sign across prompts, spread across prompts and templates, each interval method, other probes; group rank stability.
+- `report.harness_bias` (704): harness_bias — BBQ bias scores with template-clustered CIs and CrowS-Pairs model A vs B from lm-eval logs; `spbias harness`.
+- `report.study` (705): the first real study, read from its published results.
+- `report.pages` (706): results pages from computed tables, refused when their text holds a number not computed.
+
+### `sweeps` (8xx): many runs: papermill sweeps (sharded, resumable, staged), the accelerator study's plan, the offline demo.
+
+- `sweeps.store` (800): a sweep's output root, a folder or an fsspec URL: manifests of finished runs, copies up and down.
+- `sweeps.sweep` (801): a SWEEP.yaml expanded into runs: the grid, the shards, the papermill executor and the parameters' checks.
+- `sweeps.sweep_run` (802): one sweep's runs executed, resumed or refused by their run mark, uploaded when finished.
+- `sweeps.stages` (803): staged sweeps (the papers' learning-rate stage, then the main one) and `spbias sweep`'s command line.
+- `sweeps.gpu_study` (804): the accelerator study's cost model (FLOPs, measured throughput, the plan within a budget) and its packs across lent machines.
+- `sweeps.demo` (805): the whole pipeline offline on a small machine.
+
+### Above the wings (9xx): the entry points
+
+- `cli` (900): the `spbias` console script, one subcommand per stage.
+- `testing` (901): tiny random checkpoints and a tiny tokenizer for fast tests; `spbias parity`.
+
+A notebook user types the common names from the top: `from spbias import load_model, tune, bias_set, predict_run,
+load_predictions, gap_table` (the list is `spbias.NAMES`; each is imported when first used, so `import spbias` stays light).
 """
 __version__ = "0.1.0"
+
+import importlib as _importlib
+NAMES = {'load_model': 'models.pretrained', 'load_sentiment': 'tuning.data', 'TuneConfig': 'tuning.tune', 'tune': 'tuning.tune', 'bias_set': 'biassets.templates', 'predict_run': 'scoring.predict', 'export_run': 'scoring.export', 'load_predictions': 'formats.predictions', 'read_gaps': 'formats.gap_format', 'gap_table': 'stats.metrics', 'table2': 'stats.metrics', 'crossed_summary': 'stats.crossed', 'compare_gaps': 'report.compare', 'robustness_table': 'report.robustness'}
+WINGS = ['formats', 'stats', 'biassets', 'models', 'tuning', 'scoring', 'report', 'sweeps']
+
+def __getattr__(name):  # PEP 562: a top-level name, or a wing, imported when first used
+    if name in NAMES: return getattr(_importlib.import_module(f'spbias.{NAMES[name]}'), name)
+    if name in WINGS: return _importlib.import_module(f'spbias.{name}')
+    raise AttributeError(f'module spbias has no attribute {name!r}')
+
+def __dir__(): return sorted([*globals(), *NAMES, *WINGS])
