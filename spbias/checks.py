@@ -10,9 +10,9 @@ from .core import SpbiasError, move_aside, table_format, TABLE_FORMATS, load_tab
 
 
 # %% auto #0
-__all__ = ['positive_int', 'count', 'MIN_BOOT', 'warn', 'share', 'out_path', 'out_file', 'finite_float', 'unique_items', 'n_boot',
-           'env_choice', 'check_apart', 'check_out', 'make_room', 'output_lock', 'on_signal_exit', 'write_outputs',
-           'check_utf8', 'check_input_file', 'load_table_or_fail']
+__all__ = ['positive_int', 'count', 'MIN_BOOT', 'MAX_BOOT', 'warn', 'share', 'out_path', 'out_file', 'finite_float',
+           'unique_items', 'n_boot', 'env_choice', 'check_apart', 'check_out', 'make_room', 'output_lock',
+           'on_signal_exit', 'write_outputs', 'check_utf8', 'check_input_file', 'load_table_or_fail']
 
 # %% ../nbs/003_checks.ipynb #4de1edea
 _WARNED:set = set()
@@ -76,13 +76,18 @@ def unique_items(what:str): # what one item is, e.g. "attribute"
     return parse
 
 MIN_BOOT = 200   # resamples for a 95% percentile interval: each 2.5% tail then holds 5 of them
+MAX_BOOT = 100_000   # beyond: memory, not precision (each 2.5% tail holds 2,500, its end known to about 2%)
 
 def n_boot(s:str)->int:
-    "Bootstrap resamples (an argparse type): at least `MIN_BOOT`, enough for a 95% percentile interval."
+    "Bootstrap resamples (an argparse type): from `MIN_BOOT` (a 95% percentile interval) to `MAX_BOOT` (memory)."
     v = positive_int(s)
     if v < MIN_BOOT:
         raise _bad(f"{v} resamples are too few for a 95% interval: each 2.5% tail would hold {0.025 * v:g} of them, so "
                    f"its ends are single draws. Fix: give at least {MIN_BOOT} (2000, the default, is better).")
+    if v > MAX_BOOT:
+        raise _bad(f"{v} resamples are more than {MAX_BOOT}: each keeps a draw count (8 bytes) per prompt and per "
+                   f"template, {v * 8 / 2**30:.2f} GiB for each template. Fix: give at most {MAX_BOOT} (2000, the "
+                   "default, is enough for a 95% interval).")
     return v
 
 def env_choice(name:str, # the environment variable, e.g. "SPBIAS_ACCEL"
