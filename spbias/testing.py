@@ -12,7 +12,7 @@ import numpy as np
 __all__ = ['TINY_WORDS', 'SPECIAL_TOKENS', 'TOKENIZER_KINDS', 'SENTENCES', 'TINY_ARCHS', 'PARITY_REL32', 'PARITY_K16',
            'PARITY_MEAN16', 'tiny_tokenizer', 'tiny_sp_tokenizer', 'tiny_hf_model', 'tiny_checkpoint',
            'llama_cpp_permute', 'tiny_gguf', 'softmax', 'parity_stats', 'hf_logits', 'check_parity', 'main_parity',
-           'on_cpu_devices', 'launch_processes', 'on_processes', 'fake_run']
+           'on_cpu_devices', 'launch_processes', 'on_processes', 'fake_run', 'write_lm_eval_log']
 
 # %% ../nbs/901_testing.ipynb #a105ee45
 TINY_WORDS = """the a an is was are were be been and or but not no very so too quite really this that
@@ -371,3 +371,30 @@ def fake_run(d:Path, # the run folder to write
         (seed_dir(d, s)/METRICS).write_text('{"step": 10, "eval_loss": 1.0}\n{"step": 20, "eval_loss": 1.1}\n')
     atomic_write_json(d/FINISHED, dict(run_id="r1", seeds=list(seeds)))
     return d
+
+# %% ../nbs/901_testing.ipynb #1e7a1002
+def write_lm_eval_log(folder:str|Path, # lm-eval's --output_path (the files go in its model subfolder)
+                tasks:dict, # task name → its samples, each dict(doc=, context=, choices=[continuations], lls=[...],
+                # target=) in document order
+                model:str="tiny", # the pretrained= of model_args
+                filters:tuple=("none",) # the task's filters (each writes every document again)
+               )->list[Path]:
+    "One lm-eval run's samples files (one per task, returned in order) and results JSON, written by lm-eval's own tracker."
+    from lm_eval.loggers import EvaluationTracker
+    from lm_eval.utils import hash_string
+    tr = EvaluationTracker(output_path=str(folder))
+    tr.general_config_tracker.log_experiment_args(model_source="hf", model_args=f"pretrained={model}",
+                                                  system_instruction=None, chat_template=None, fewshot_as_multiturn=False)
+    logged = {t: [dict(doc_id=i, doc=s["doc"], target=s["target"], arguments=[(s["context"], c) for c in s["choices"]],
+                       resps=[[(v, False)] for v in s["lls"]], filtered_resps=[(v, False) for v in s["lls"]], filter=f,
+                       metrics=["acc"], doc_hash=hash_string(json.dumps(s["doc"], indent=2, ensure_ascii=False)),
+                       prompt_hash=hash_string(s["context"]), target_hash=hash_string(str(s["target"])),
+                       acc=float(int(np.argmax(s["lls"])) == s["target"]))
+                  for f in filters for i, s in enumerate(samples)] for t, samples in tasks.items()}
+    results = dict(results={t: {"alias": t} for t in tasks}, configs={t: {"task": t} for t in tasks},
+                   config=dict(model="hf", model_args=f"pretrained={model},dtype=float32"))
+    tr.save_results_aggregated(results=results, samples=logged)   # (it logs a failure rather than raising one)
+    root = Path(folder).parent if Path(folder).suffix == ".json" else Path(folder)   # --output_path NAME.json: beside it
+    if not any(root.rglob(f"*_{tr.date_id}.json")): raise RuntimeError("lm-eval wrote no results JSON")
+    for t, s in logged.items(): tr.save_results_samples(task_name=t, samples=s)
+    return [next(root.rglob(f"samples_{t}_{tr.date_id}.jsonl")) for t in tasks]
