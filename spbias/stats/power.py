@@ -103,6 +103,10 @@ def power_table(components:pd.DataFrame, gap:float, power:float=POWER, alpha:flo
                )->pd.DataFrame:
     ("Per attribute and metric: the design (the pilot's where None), its term weight and minimum detectable gap at "
      "its group of largest SE, and the prompts, templates or terms needed for the gap, each with the others at it.")
+    if components.empty:   # (design_table: KeyError 'term')
+        raise SpbiasError("the pilot gives no variance components: each model and dataset has one prompt (run) or one "
+                          "template, so no prompt or template variance, and no power, can be estimated from it.",
+                          "give a pilot of at least 2 prompts (runs) and 2 templates for a model and dataset.")
     design = {k: v for k, v in dict(n_prompts=n_prompts, n_templates=n_templates, n_terms=n_terms).items()
               if v is not None}
     w = _worst(components, **design)
