@@ -11,24 +11,38 @@ from ..core import SpbiasError
 from ..core import LABEL_NAMES
 
 # %% auto #0
-__all__ = ['MAP_KEYS', 'DEFAULT_MAP', 'MAP_FILE', 'LM_EVAL_KEYS', 'SAMPLES_NAME', 'RESULTS_DATE', 'parse_map', 'find_map',
-           'field', 'is_lm_eval_samples', 'log_kind', 'is_log', 'readable_file', 'lm_eval_results', 'lm_eval_model',
-           'lm_eval_arguments', 'lm_eval_run', 'lm_eval_samples', 'read_lm_eval', 'read_inspect', 'read_log']
+__all__ = ['MAP_KEYS', 'DEFAULT_MAP', 'MAP_FILE', 'LM_EVAL_KEYS', 'SAMPLES_NAME', 'RESULTS_DATE', 'read_map_file', 'parse_map',
+           'find_map', 'field', 'is_lm_eval_samples', 'log_kind', 'is_log', 'readable_file', 'lm_eval_results',
+           'lm_eval_model', 'lm_eval_arguments', 'lm_eval_run', 'lm_eval_samples', 'read_lm_eval', 'read_inspect',
+           'read_log']
 
 # %% ../../nbs/102_harness.ipynb #ef9112ac
 MAP_KEYS = ("category", "group", "template_id", "set")
 DEFAULT_MAP = {"lm-eval": {k: f"doc.{k}" for k in MAP_KEYS}, "inspect": {k: f"metadata.{k}" for k in MAP_KEYS}}
 MAP_FILE = "spbias_map.json"
 
+def _checked_map(out:dict, where:str)->dict:
+    "The mapping, if it maps only columns a mapping sets; else an error naming where it came from."
+    bad = [k for k in out if k not in MAP_KEYS]
+    if bad: raise SpbiasError(f"{where}: {bad} name no column that a mapping sets.", f"map some of {', '.join(MAP_KEYS)}.")
+    return out
+
+def read_map_file(path:Path)->dict:
+    "The mapping in a JSON file (spbias_map.json); unreadable or another column: an error naming the file."
+    try: out = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise SpbiasError(f"mapping file {path} cannot be read ({e}).",
+                          'write it as JSON, e.g. {"category": "doc.bias_type", "group": "doc.group"}.') from None
+    if not isinstance(out, dict):
+        raise SpbiasError(f"mapping file {path} holds a {type(out).__name__}, not an object.",
+                          'write it as JSON, e.g. {"category": "doc.bias_type", "group": "doc.group"}.')
+    return _checked_map(out, f"mapping file {path}")
+
 def parse_map(spec:str|dict|Path|None # "category=doc.bias_type,group=doc.group", a JSON file, a dict, or None
              )->dict:
     "The mapping {column: dotted field path} a spec names; an unknown column or a malformed pair: an error."
     if spec is None or isinstance(spec, dict): out = dict(spec or {})
-    elif Path(spec).suffix == ".json" or Path(spec).is_file():
-        try: out = json.loads(Path(spec).read_text())
-        except (OSError, json.JSONDecodeError) as e:
-            raise SpbiasError(f"mapping file {spec} cannot be read ({e}).",
-                              'write it as JSON, e.g. {"category": "doc.bias_type", "group": "doc.group"}.') from None
+    elif Path(spec).suffix == ".json" or Path(spec).is_file(): return read_map_file(Path(spec))
     else:
         out = {}
         for pair in str(spec).split(","):
@@ -37,15 +51,12 @@ def parse_map(spec:str|dict|Path|None # "category=doc.bias_type,group=doc.group"
                 raise SpbiasError(f"--map: {pair!r} is not COLUMN=FIELD.",
                                   "write e.g. --map category=doc.bias_type,group=doc.group.")
             out[k.strip()] = v.strip()
-    bad = [k for k in out if k not in MAP_KEYS]
-    if bad: raise SpbiasError(f"--map: {bad} name no column that a mapping sets.",
-                              f"map some of {', '.join(MAP_KEYS)}.")
-    return out
+    return _checked_map(out, "--map")
 
 def find_map(log:Path)->dict:
     "The mapping in a `spbias_map.json` in the log's folder or the nearest folder above it ({} if none)."
     for d in Path(log).resolve().parents:
-        if (d / MAP_FILE).is_file(): return parse_map(d / MAP_FILE)
+        if (d / MAP_FILE).is_file(): return read_map_file(d / MAP_FILE)
     return {}
 
 # %% ../../nbs/102_harness.ipynb #f6fc4d83
@@ -202,8 +213,8 @@ def _log_likelihoods(s:dict, args:list, where:str)->list[float]:
         if math.isnan(x):
             choice = args[i][1] if len(args[i]) > 1 else i
             raise SpbiasError(f"{where}: the log-likelihood of choice {i} ({choice!r}) is NaN, so no answer can be picked.",
-                              "run the model again in float32 (--model_args ...,dtype=float32): a NaN comes from overflow "
-                              "in half precision.")
+                              "run the model again in float32 (lm-eval with dtype=float32 in its --model_args): a NaN comes "
+                              "from overflow in half precision.")
         out.append(x)
     return out
 

@@ -189,7 +189,8 @@ def main(argv:list[str]|None=None)->int:
                         "statistics.", formatter_class=HelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
     r = sub.add_parser("read", help="harness logs as a predictions table (for gaps, compare, robustness)")
-    r.add_argument("logs", nargs="+", help="lm-eval samples_*.jsonl or Inspect .eval/.json logs, folders or patterns")
+    r.add_argument("logs", nargs="+", help="lm-eval samples files (samples_*.jsonl, or copies under other names) or Inspect "
+                   ".eval/.json logs, folders or patterns")
     r.add_argument("--map", help="COLUMN=FIELD,... (category, group, template_id, set; e.g. category=doc.bias_type) "
                    "or a JSON file")
     r.add_argument("--out", required=True, help="predictions table to write (.tsv, .csv, .parquet)")
