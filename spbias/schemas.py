@@ -46,14 +46,16 @@ def _first_spelling(df:pd.DataFrame, column:str, within:list)->pd.Series:
 
 def one_spelling(column:str, # the name column, e.g. "group"
                  within:list=(), # the columns a name belongs to, e.g. ["category"]
-                 what:str="group")->pa.Check:
+                 what:str="group",
+                 whats:str|None=None # its plural (default: what + "s")
+                )->pa.Check:
     "A table rule: a name spelt one way within its `within` (\"Black\" and \"black\", \"white \" and \"white\")."
     def spelt_once(df): return _first_spelling(df, column, list(within)).eq(df[column]) | df[column].isna()
     def say(df, i):
         first = _first_spelling(df, column, list(within))[i]
         return (f"{column} {df[column][i]!r} and {first!r} (<row> {int(np.argmax(df[column].eq(first))) + 1}) are "
                 f"one {what} spelt two ways" + (f" ({', '.join(f'{c} {df[c][i]}' for c in within)})" if within else ""))
-    return rule(spelt_once, say, f"spell each {what} one way (two spellings are counted as two {what}s).")
+    return rule(spelt_once, say, f"spell each {what} one way (two spellings are counted as two {whats or what + 's'}).")
 
 # %% ../nbs/002_schemas.ipynb #4141bc3d
 def _value(v)->str:
