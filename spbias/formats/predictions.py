@@ -11,7 +11,8 @@ from ..core import SpbiasError
 from ..checks import check_utf8, load_table_or_fail
 from .harness import log_kind, read_log
 from ..schemas import check_table, check_text, numeric_view
-from .prediction_format import (BASE_COLUMNS, CLASS_NAMES, DEGENERATE_SHARE, KEEP_COLUMNS, PRED_COUNT_COLUMNS, QUALITY_COLUMNS,
+from .prediction_format import (BASE_COLUMNS, CLASS_NAMES, DEGENERATE_SHARE, KEEP_COLUMNS,
+                                             PRED_COUNT_COLUMNS, QUALITY_COLUMNS,
                                       OPTIONAL_COLUMNS, METRICS, KEYS, PREDICTIONS)
 _all_ = ["BASE_COLUMNS", "CLASS_NAMES", "DEGENERATE_SHARE", "PRED_COUNT_COLUMNS", "QUALITY_COLUMNS", "OPTIONAL_COLUMNS",
          "METRICS", "KEYS", "PREDICTIONS"]   # the format's names, read from here as before
