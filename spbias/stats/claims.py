@@ -19,6 +19,17 @@ from .selection import choice_noise, run_folder_prompts, selection_note, selecti
 __all__ = ['add_claim_arguments', 'check_claim_arguments', 'apply_claims']
 
 # %% ../../nbs/208_claims.ipynb #8c32f8f4
+def _margin(s:str)->float:
+    "An absolute margin (`spbias robustness --margin`): a positive number, or one line saying what to give."
+    import argparse
+    try: v = float(s)
+    except ValueError: raise argparse.ArgumentTypeError(f"{s!r} is not a number. Fix: give a margin in the gap's "
+                                                        "units, e.g. 0.05.") from None
+    if not (np.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(f"{s} is no positive margin. Fix: give the smallest gap that would matter, "
+                                         "e.g. 0.05.")
+    return v
+
 def add_claim_arguments(ap # the `spbias gaps` parser
                        ):
     "`--confirmatory`, `--exploratory`, `--margin`, `--contrasts`, `--selection` and `--n-validation`."
@@ -98,7 +109,7 @@ def apply_claims(a, # parsed `spbias gaps` arguments
     outputs, lines = [], []
     if a.confirmatory is not None and (w := resolution_warning(gt)): lines.append(w)
     if a.margin is not None:
-        gt = equivalence(gt, a.margin); lines.append(equivalence_note(gt))
+        gt = equivalence(gt, a.margin, adjusted=True); lines.append(equivalence_note(gt))   # as significance is
     if a.confirmatory is not None and a.confirmatory.claims is not None:
         gt = gt.assign(verdict=claim_verdicts(gt)); lines.append(verdict_note(gt))
     if a.contrasts:

@@ -126,9 +126,11 @@ def _adjusted(gt:pd.DataFrame, p:np.ndarray)->tuple[np.ndarray, np.ndarray]:
 
 def equivalence(gt:pd.DataFrame, # a gap table with p_value (t/papers intervals, se/df columns, or tost_low/tost_high)
                 margin, # a Margin, a --margin text ("0.05", "20%", "or:1.25") or a number (absolute)
-                alpha:float=ALPHA)->pd.DataFrame:
-    ("The gap table with the margin, tost_p, tost_p_adjusted (as its significance is adjusted) and equivalent (TOST: "
-     "the t form where the row has an SE, else the 90% interval where unadjusted).")
+                alpha:float=ALPHA,
+                adjusted:bool=False # adjust the TOST p-values as the table's significance is (`spbias gaps` does)
+               )->pd.DataFrame:
+    ("The gap table with the margin, tost_p, tost_p_adjusted and tost_adjust (as its significance is adjusted, or "
+     "none), and equivalent (TOST: the t form where the row has an SE, else the 90% interval where unadjusted).")
     m = parse_margin(margin); lo, hi = margin_bounds(gt, m)
     se, df = standard_errors(gt)
     tested = (gt.p_value.notna().to_numpy() if "p_value" in gt else np.ones(len(gt), bool)) & np.isfinite(lo)
@@ -136,22 +138,26 @@ def equivalence(gt:pd.DataFrame, # a gap table with p_value (t/papers intervals,
     twin = _twins(gt.reset_index(drop=True)) if {"model", "dataset", "category", "group"} <= set(gt.columns) else np.full(len(gt), -1)
     for i, j in zip(np.flatnonzero(twin >= 0), twin[twin >= 0]):   # a mirror pair: one claim, both within the margin
         p[i] = p[j] = np.fmax(p[i], p[j])
-    p_adj, adjusted = _adjusted(gt, p)
+    p_adj, adj_rows = _adjusted(gt, p) if adjusted else (p.copy(), np.zeros(len(gt), bool))
     if {"tost_low", "tost_high"} <= set(gt.columns):   # interval-only: the 90% interval inside the margin
-        inside = (gt.tost_low.to_numpy(float) > -lo) & (gt.tost_high.to_numpy(float) < hi) & tested & ~adjusted
+        inside = (gt.tost_low.to_numpy(float) > -lo) & (gt.tost_high.to_numpy(float) < hi) & tested & ~adj_rows
     else: inside = np.zeros(len(gt), bool)
     return gt.assign(margin=m.value, margin_scale=m.scale, margin_low=lo, margin_high=hi, tost_p=p, tost_p_adjusted=p_adj,
+                     tost_adjust=np.where(adj_rows, gt.adjust.astype(str) if adjusted and "adjust" in gt else "none", "none"),
                      equivalent=np.where(np.isfinite(se), p_adj < alpha, inside))
 
 # %% ../../nbs/204_equivalence.ipynb #407c5319
 def _adjust_said(gt:pd.DataFrame)->str:
     "How a table's TOST p-values were adjusted, in words: as its significance."
-    if "adjust" not in gt or not any(ADJUST.get(str(a)) for a in gt.adjust.unique()): return "per gap, unadjusted, as significance"
+    col = "tost_adjust" if "tost_adjust" in gt else "adjust"
+    if col not in gt or not any(ADJUST.get(str(a)) for a in gt[col].unique()):
+        return "per gap, unadjusted" + (", as significance" if "adjust" not in gt or not any(ADJUST.get(str(a)) for a in gt.adjust.unique())
+                                        else ", though significance is adjusted")
     if is_declared(gt):
-        pairs = gt[["family", "adjust"]].drop_duplicates().sort_values("family").itertuples(index=False)   # confirmatory first
+        pairs = gt[["family", col]].drop_duplicates().sort_values("family").itertuples(index=False)   # confirmatory first
         return "adjusted as significance: " + ", ".join(f"{ADJUST_TEXT.get(a, a)} in the {f} family" for f, a in pairs)
     return "adjusted as significance: " + ", ".join(f"{ADJUST_TEXT.get(a, a)} within each {f} family"
-                                                     for f, a in gt[["family", "adjust"]].drop_duplicates().itertuples(index=False))
+                                                     for f, a in gt[["family", col]].drop_duplicates().itertuples(index=False))
 
 def equivalence_note(gt:pd.DataFrame # a table `equivalence` made
                     )->str:
@@ -161,7 +167,7 @@ def equivalence_note(gt:pd.DataFrame # a table `equivalence` made
     se, _ = standard_errors(gt); rules = []
     if np.isfinite(se).any(): rules.append("t form, the interval's SE and df")
     boot = ~np.isfinite(se) & one & ("tost_low" in gt)
-    adjusted = np.array([ADJUST.get(str(a)) is not None for a in gt.adjust]) if "adjust" in gt else np.zeros(len(gt), bool)
+    adjusted = np.array([ADJUST.get(str(a)) is not None for a in gt.tost_adjust]) if "tost_adjust" in gt else np.zeros(len(gt), bool)
     if (boot & ~adjusted).any(): rules.append("the bootstrap's 90% interval inside the margin")
     if (boot & adjusted).any(): rules.append("bootstrap rows not called equivalent: their 90% interval is unadjusted")
     eq = gt.equivalent.astype(bool).to_numpy() & one

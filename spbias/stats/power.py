@@ -13,7 +13,7 @@ from .crossed import TERMS_ASSUMED, variance_components, design_se, design_table
 
 # %% auto #0
 __all__ = ['POWER', 'GAP_BOUND', 'LIMITS', 'UNLIMITED', 'UNIT', 'DF_RULE', 'power_t', 'mde', 'family_alpha', 'add_mde',
-           'mde_line', 'needed', 'floor', 'power_table', 'terms_line', 'floor_lines', 'main']
+           'mde_spread', 'mde_line', 'needed', 'floor', 'power_table', 'terms_line', 'floor_lines', 'main']
 
 # %% ../../nbs/205_power.ipynb #40161e7f
 POWER = 0.8        # the power a minimum detectable effect is stated at
@@ -84,8 +84,9 @@ def add_mde(gt:pd.DataFrame # a gap table with se and df (and adjust, family_siz
     return out.assign(alpha_family=a, mde_family=fam)
 
 # %% ../../nbs/205_power.ipynb #d2c6d2c5
-def _spread(v:np.ndarray)->str:
-    "Median and range of MDEs, a NaN (not detectable) above every number."
+def mde_spread(v # minimum detectable gaps (NaN: not detectable)
+              )->str:
+    "Median and range of MDEs, a NaN (not detectable) above every number, and how many are not detectable."
     x = np.sort(np.where(np.isnan(v), np.inf, v)); say = lambda y: "not detectable" if np.isinf(y) else f"{y:.3g}"
     n_out = int(np.isinf(x).sum()); out = f", {n_out} not detectable" if n_out else ""
     return f"median {say(np.median(x))}, range {say(x[0])}–{say(x[-1])} over {len(x)} gaps{out}"
@@ -96,9 +97,9 @@ def mde_line(gt:pd.DataFrame # a gap table with mde (add_mde)
     rule = "80% power, two-sided, each row's se and df"
     has = gt.se.notna().to_numpy() if {"mde", "se"} <= set(gt.columns) else np.zeros(len(gt), bool)
     if not has.any(): return f"minimum detectable gap ({rule}): not available for this interval method (no se/df); column mde"
-    line = f"minimum detectable gap ({rule}): at α 0.05 {_spread(gt.mde.to_numpy(float)[has])}"
+    line = f"minimum detectable gap ({rule}): at α 0.05 {mde_spread(gt.mde.to_numpy(float)[has])}"
     if "mde_family" in gt and (gt.alpha_family.to_numpy(float)[has] < ALPHA).any():
-        line += f"; at the family's level (α/m, BY α/(m·Σ1/i)) {_spread(gt.mde_family.to_numpy(float)[has])}"
+        line += f"; at the family's level (α/m, BY α/(m·Σ1/i)) {mde_spread(gt.mde_family.to_numpy(float)[has])}"
     cols = "columns mde, mde_family" if "mde_family" in gt else "column mde"
     return f"{line}; not detectable: no gap in [−1, 1] reaches 80% power (mde empty); {cols}"
 
