@@ -16,7 +16,8 @@ __all__ = ['GAP_TABLE', 'PER_RUN_GAPS', 'check_gap_table', 'read_gaps', 'read_pe
 # %% ../../nbs/103_gap_format.ipynb #07cbe9d4
 _REMAKE = "remake it with `spbias gaps` (a file cut short or edited by hand?)."
 _MAKE = "make one with `spbias gaps PREDICTIONS.tsv --out gaps.csv`, then pass gaps.csv."
-_NUMBERS = ["gap_mean", "ci_low", "ci_high", "p_value", "p_adjusted", "value_mean", "value", "centroid", "gap"]
+_NUMBERS = ["gap_mean", "ci_low", "ci_high", "p_value", "p_adjusted", "value_mean", "value", "centroid", "gap",
+            "se", "df", "mde", "mde_family", "alpha_family", "tost_p", "tost_p_adjusted", "margin_low", "margin_high"]
 
 def _shown(v)->str: return repr(v) if isinstance(v, str) else str(getattr(v, "item", lambda: v)())
 def _gap_keys(df, run=()): return [c for c in ("set", "gap_to") if c in df] + ["model", "dataset", *run, "category",
