@@ -25,7 +25,7 @@ COMMANDS = {  # name: (module:function, one-line help)
     "export":         ("spbias.scoring.export:main", "a run's prompts as Hugging Face PEFT prompt-tuning adapters with model cards"),
     "templates":      ("spbias.biassets.template_files:main", "generate bias test sets (czarnowska | ours | ns-prompts | regard | FILE.csv)"),
     "harness":        ("spbias.report.harness_bias:main", "lm-eval / Inspect logs: as predictions (read), BBQ bias scores, CrowS-Pairs A vs B"),
-    "gaps":           ("spbias.stats.metrics:main_gaps", "group-fairness gaps with 95% CIs from predictions TSVs"),
+    "gaps":           ("spbias.biassets.template_files:main_gaps", "group-fairness gaps with 95% CIs from predictions TSVs"),
     "table2":         ("spbias.stats.metrics:main_table2", "the papers' Table 2: net count of significant gaps"),
     "power":          ("spbias.stats.power:main", "prompts, templates and terms needed to detect a gap (80% power), from a pilot"),
     "compare":        ("spbias.report.compare:main", "the difference of two models' or probes' gaps (A − B), paired tests on the same bias set"),
