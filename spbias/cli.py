@@ -27,7 +27,7 @@ COMMANDS = {  # name: (module:function, one-line help)
     "harness":        ("spbias.report.harness_bias:main", "lm-eval / Inspect logs: as predictions (read), BBQ bias scores, CrowS-Pairs A vs B"),
     "gaps":           ("spbias.biassets.template_files:main_gaps", "group-fairness gaps with 95% CIs from predictions TSVs"),
     "table2":         ("spbias.stats.metrics:main_table2", "the papers' Table 2: net count of significant gaps"),
-    "power":          ("spbias.stats.power:main", "prompts, templates and terms needed to detect a gap (80% power), from a pilot"),
+    "power":          ("spbias.biassets.template_files:main_power", "prompts, templates and terms needed to detect a gap (80% power), from a pilot"),
     "compare":        ("spbias.report.compare:main", "the difference of two models' or probes' gaps (A − B), paired tests on the same bias set"),
     "robustness":     ("spbias.report.robustness:main", "does each gap survive: sign across prompts, templates, interval methods, other probes"),
     "apes":           ("spbias.scoring.probe:main_apes", "APES Yes/No stereotype probes (generate | predict | report)"),

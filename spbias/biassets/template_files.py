@@ -16,7 +16,7 @@ from ..schemas import check_table, one_spelling, rule, stripped
 # %% auto #0
 __all__ = ['BRACES', 'SLOT_NAME', 'LEXICON', 'UNSTATED_NORMS', 'UNSTATED_NORMS_TERMS', 'UNSTATED_NORMS_CATEGORY', 'BUILT_IN_SETS',
            'MATCH_KEYS', 'SLOT_KEY', 'QUIRKS', 'read_terms', 'fill_template_file', 'unstated_norms_set', 'main',
-           'built_in_sentences', 'race_lexicon', 'delexicalise', 'attach_template_ids', 'main_gaps']
+           'built_in_sentences', 'race_lexicon', 'delexicalise', 'attach_template_ids', 'main_gaps', 'main_power']
 
 # %% ../../nbs/302_template_files.ipynb #f4178f52
 BRACES = re.compile(r"\{[^{}]*\}")  # anything in braces: a slot, well formed or not
@@ -277,7 +277,7 @@ def main(argv:list[str]|None=None)->int:
     return 0
 
 
-# %% ../../nbs/302_template_files.ipynb #38b3790f
+# %% ../../nbs/302_template_files.ipynb #f63fdc39
 import functools
 MATCH_KEYS = ["category", "group", "text"]
 
@@ -296,7 +296,7 @@ def built_in_sentences(which:str # a built-in set: "czarnowska", "ours", "ns-pro
 def _lacks_ids(preds:pd.DataFrame)->bool:
     return "template_id" not in preds or (preds.template_id.isna() | preds.template_id.astype(str).str.strip().eq("")).any()
 
-# %% ../../nbs/302_template_files.ipynb #2f50f13a
+# %% ../../nbs/302_template_files.ipynb #a459735a
 SLOT_KEY = "{identity_adj}"
 QUIRKS = [(re.compile(r"\b(the|a|an) \1\b"), r"\1"),          # a doubled article: "The The white farrier"
           (re.compile(r"\s*[,;:]\s*([.!?])\s*$"), r"\1"),     # a stray comma before the full stop: "hoof care,."
@@ -331,7 +331,7 @@ def delexicalise(df:pd.DataFrame, # rows with category, group, text
     got = [one(c, g, t) for c, g, t in df[MATCH_KEYS].astype(str).itertuples(index=False, name=None)]
     return pd.DataFrame(got, columns=["key", "term"], index=df.index, dtype=object)
 
-# %% ../../nbs/302_template_files.ipynb #a3127f54
+# %% ../../nbs/302_template_files.ipynb #07e0ebcf
 def _built_in_keys(s:str)->pd.DataFrame:
     "A built-in set's template keys (delexicalise), each naming one template id (a key two templates share is left out)."
     b = built_in_sentences(s); k = delexicalise(b).key
@@ -381,11 +381,16 @@ def attach_template_ids(preds:pd.DataFrame, # predictions (load_predictions)
         f"{what}: no template ids; all {len(preds)} rows' templates and identity terms recovered from the sentences: "
         + "; ".join(parts))
 
-# %% ../../nbs/302_template_files.ipynb #862ccdad
+# %% ../../nbs/302_template_files.ipynb #a5001fa2
 def main_gaps(argv:list[str]|None=None)->int:
     "`spbias gaps` (stats.metrics.main_gaps) with template ids and terms recovered from the sentences (attach_template_ids)."
     from spbias.stats.metrics import main_gaps as gaps
     return gaps(argv, recover=_recover_quietly)
+
+def main_power(argv:list[str]|None=None)->int:
+    "`spbias power` (stats.power.main) with template ids and terms recovered from the sentences, as `main_gaps`."
+    from spbias.stats.power import main as power
+    return power(argv, recover=_recover_quietly)
 
 def _recover_quietly(preds:pd.DataFrame)->tuple[pd.DataFrame, str|None]:
     "attach_template_ids, its line said only where some row matched a built-in set or held a term (else gaps says as before)."
