@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['TABLE_FORMATS', 'LABEL_NAMES', 'SpbiasError', 'repo_root', 'shared_data_dir', 'project_data_dir', 'smollm2_gguf_path',
-           'atomic_write_bytes', 'atomic_write_text', 'atomic_write_json', 'atomic_savez', 'sha256_file', 'move_aside',
-           'append_jsonl', 'table_format', 'save_table', 'load_table', 'enable_compile_cache', 'parse_seeds']
+__all__ = ['TABLE_FORMATS', 'LABEL_NAMES', 'SpbiasError', 'repo_root', 'shared_data_dir', 'project_data_dir', 'shared_field_dir',
+           'smollm2_gguf_path', 'atomic_write_bytes', 'atomic_write_text', 'atomic_write_json', 'atomic_savez',
+           'sha256_file', 'move_aside', 'append_jsonl', 'table_format', 'save_table', 'load_table',
+           'enable_compile_cache', 'parse_seeds']
 
 # %% ../nbs/001_core.ipynb #8ce2507a
 class SpbiasError(ValueError):
@@ -54,6 +55,26 @@ def project_data_dir()->Path:
     root = repo_root()
     if root is not None and (root/"data").is_dir(): return root/"data"
     raise SpbiasError("spbias' own data folder is missing.", "reinstall spbias from its repository (pip install -e .).")
+
+# %% ../nbs/001_core.ipynb #a8cc0399
+_FIELD_HOLDS = "the folder holding apes/, vector_multirun/ and unstated_predictions/"
+
+def shared_field_dir(required:bool=False # raise instead of returning None when absent
+                    )->Path|None:
+    "The field's published files: `$SPBIAS_SHARED_FIELD` (an error when set to a missing folder), else `field/` beside the shared data folder."
+    env = os.environ.get("SPBIAS_SHARED_FIELD")
+    if env:  # an explicit setting is never silently replaced by another folder
+        if Path(env).expanduser().is_dir(): return Path(env).expanduser()
+        raise SpbiasError(f"SPBIAS_SHARED_FIELD is set to {env}, which is not a folder.",
+                          f"point it at {_FIELD_HOLDS}, or unset it to use field/ beside the shared data.")
+    data, root = os.environ.get("SPBIAS_SHARED_DATA"), repo_root()
+    base = Path(data).expanduser().parent if data else root.parent/"shared" if root is not None else None
+    cand = base/"field" if base is not None else None
+    if cand is not None and cand.is_dir(): return cand
+    if required:
+        raise SpbiasError(f"the field's files folder not found (looked in: {cand or 'nothing'}).",
+                          f"set SPBIAS_SHARED_FIELD to {_FIELD_HOLDS}.")
+    return None
 
 # %% ../nbs/001_core.ipynb #146514a2
 def smollm2_gguf_path()->Path:

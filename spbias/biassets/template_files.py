@@ -249,6 +249,10 @@ def main(argv:list[str]|None=None)->int:
             by_cat = {s["category"]: k for k, s in layout["attributes"].items()}
             attrs = [by_cat.get(s.strip(), s.strip()) for s in a.attributes.split(",")]
             bad = [s for s in attrs if s not in layout["attributes"]]
+            if twice := [x for x in attrs if attrs.count(x) > 1]:   # age and grouped_age: one attribute, named twice
+                said = " and ".join(repr(s.strip()) for s, x in zip(a.attributes.split(","), attrs) if x == twice[0])
+                raise SpbiasError(f"--attributes {a.attributes!r} names attribute {twice[0]} twice (as {said}).",
+                                  "name each attribute once.")
             if bad: raise SpbiasError(f"--attributes: {bad} are not in the layout of the {a.which} templates.",
                                       f"use attributes ({', '.join(layout['attributes'])}) or their categories "
                                       f"({', '.join(by_cat)}).")

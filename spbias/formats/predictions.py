@@ -11,7 +11,8 @@ from ..core import SpbiasError
 from ..checks import check_utf8, load_table_or_fail
 from .harness import log_kind, read_log
 from ..schemas import check_table, check_text, numeric_view
-from .prediction_format import (BASE_COLUMNS, CLASS_NAMES, DEGENERATE_SHARE, PRED_COUNT_COLUMNS, QUALITY_COLUMNS,
+from .prediction_format import (BASE_COLUMNS, CLASS_NAMES, DEGENERATE_SHARE, KEEP_COLUMNS,
+                                             PRED_COUNT_COLUMNS, QUALITY_COLUMNS,
                                       OPTIONAL_COLUMNS, METRICS, KEYS, PREDICTIONS)
 _all_ = ["BASE_COLUMNS", "CLASS_NAMES", "DEGENERATE_SHARE", "PRED_COUNT_COLUMNS", "QUALITY_COLUMNS", "OPTIONAL_COLUMNS",
          "METRICS", "KEYS", "PREDICTIONS"]   # the format's names, read from here as before
@@ -44,7 +45,8 @@ def _text_table(path:Path, text:dict)->pd.DataFrame:
     if path.suffix.lower() == ".gz": data = gzip.decompress(data)
     try: decoded = data.decode("utf-8-sig")
     except UnicodeDecodeError: check_utf8(data, path, "predictions file"); raise   # the line and byte, named
-    check_text(decoded, str(path), "," if path.suffix.lower() == ".csv" else "\t")   # line ends, fields per line
+    check_text(decoded, str(path), "," if path.suffix.lower() == ".csv" else "\t",   # line ends, fields per line (a row
+               required=KEEP_COLUMNS)                                            # may leave empty trailing ones off)
     del decoded
     return _parse(path, text, io.BytesIO(data))   # the same bytes (pandas skips a byte-order mark)
 
@@ -155,10 +157,26 @@ def load_predictions(paths:list|str|Path # predictions files, folders (every *.t
                 raise SpbiasError(problem, fix)
             seen[k] = f
         frames.append(df)
+    _one_spelling_across(frames, files)   # 'Age' in one file and 'age' in another: one category
     out = pd.concat(frames, ignore_index=True)
     if "set" in out:
         out["set"] = out["set"].fillna("").astype(str)   # read as text; a file without the column: the set ""
     return out
+
+# %% ../../nbs/101_predictions.ipynb #9750d743
+def _one_spelling_across(frames:list, # the tables read (each checked on its own: one spelling within it)
+                         files:list):
+    "Refuse a category, or a group of one category, spelt two ways in two of the files read together."
+    first = {}   # (kind, category, name), stripped and case-folded -> (spelling, file)
+    fold = lambda s: str(s).strip().casefold()
+    for df, f in zip(frames, files):
+        for cat, grp in df[["category", "group"]].drop_duplicates().itertuples(index=False, name=None):
+            for kind, key, name, also in (("category", "", cat, ""), ("group", fold(cat), grp, f" (category {cat})")):
+                spelt, where = first.setdefault((kind, key, fold(name)), (name, f))
+                if spelt != name:
+                    plural = "categories" if kind == "category" else "groups"
+                    raise SpbiasError(f"{f}: {kind} {name!r} and {spelt!r} ({where}) are one {kind} spelt two ways{also}.",
+                                      f"spell each {kind} one way (two spellings are counted as two {plural}).")
 
 # %% ../../nbs/101_predictions.ipynb #e946a094
 def _rate(num, den):

@@ -8,8 +8,10 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from ..core import SpbiasError, save_table
 from .intervals import ADJUST
-from .multiplicity import TABLE2_METRICS, check_confirmatory, declare_families, resolution_warning
-from .equivalence import equivalence, equivalence_note
+from .multiplicity import (PRESETS, claim_verdicts, declare_families, resolution_warning, resolve_family,
+                                       verdict_note)
+from .equivalence import equivalence, equivalence_note, parse_margin
+from .power import add_mde
 from .contrasts import contrast_text, others_tables
 from .selection import choice_noise, run_folder_prompts, selection_note, selection_table, validation_prompts
 
@@ -18,6 +20,7 @@ __all__ = ['add_claim_arguments', 'check_claim_arguments', 'apply_claims']
 
 # %% ../../nbs/208_claims.ipynb #8c32f8f4
 def _margin(s:str)->float:
+    "An absolute margin (`spbias robustness --margin`): a positive number, or one line saying what to give."
     import argparse
     try: v = float(s)
     except ValueError: raise argparse.ArgumentTypeError(f"{s!r} is not a number. Fix: give a margin in the gap's "
@@ -31,16 +34,18 @@ def add_claim_arguments(ap # the `spbias gaps` parser
                        ):
     "`--confirmatory`, `--exploratory`, `--margin`, `--contrasts`, `--selection` and `--n-validation`."
     from spbias.checks import positive_int
-    ap.add_argument("--confirmatory", nargs="?", const=",".join(TABLE2_METRICS), metavar="METRICS",
-                    help="declare the confirmatory family: these metrics' gaps of every group per model × tuning set, "
-                    f"Holm within it (no value: {','.join(TABLE2_METRICS)}, the Table 2 cells); every other gap "
-                    "exploratory (--exploratory); replaces --adjust/--family")
+    ap.add_argument("--confirmatory", nargs="?", const="", metavar="FAMILY",
+                    help="declare the confirmatory family, Holm within it per model × tuning set: a family file (CSV: "
+                    "dataset,category,group,metric,direction,source; commit it before the analysis) or a preset: "
+                    + "; ".join(f"{k} = {v}" for k, v in PRESETS.items()) + "; every other gap exploratory "
+                    "(--exploratory); replaces --adjust/--family")
     ap.add_argument("--exploratory", choices=[k for k in ADJUST if k != "none"] + ["none"], default="by",
                     help="adjustment of the exploratory family with --confirmatory: by = Benjamini-Yekutieli (FDR "
                     "under any dependence)")
-    ap.add_argument("--margin", type=_margin,
-                    help="equivalence margin in the gap's units: TOST columns margin, tost_p, equivalent (no gap is "
-                    "claimed without it)")
+    ap.add_argument("--margin",
+                    help="equivalence margin: or:1.25 (an odds ratio around the comparator's rate; logodds:0.223 the "
+                    "same), 20%% (of the comparator's rate) or 0.05 (absolute, in the gap's units); TOST columns tost_p, "
+                    "tost_p_adjusted (as significance is adjusted), equivalent (no gap is claimed without it)")
     ap.add_argument("--contrasts", action="store_true",
                     help="also each group vs the mean of its attribute's other groups (gap_to others), and a contrast "
                     "column naming each row's estimand")
@@ -57,9 +62,11 @@ def add_claim_arguments(ap # the `spbias gaps` parser
 # %% ../../nbs/208_claims.ipynb #f5c6a4f3
 def check_claim_arguments(a # parsed `spbias gaps` arguments
                          ):
-    "Refuse, before any work, a --confirmatory with --adjust/--family, unknown metrics, or --selection on another output."
+    ("Refuse, before any work, a --confirmatory with --adjust/--family, a bad family or margin, or --selection on another "
+     "output; the family read and the margin parsed in place.")
+    if a.margin is not None: a.margin = parse_margin(a.margin)
     if a.confirmatory is not None:
-        check_confirmatory(a.confirmatory)
+        a.confirmatory = resolve_family(a.confirmatory)
         if a.adjust != "none" or a.family != "attribute":
             raise SpbiasError("--confirmatory declares the families and their adjustments itself (Holm within the "
                               "confirmatory family, --exploratory for the rest).",
@@ -89,7 +96,7 @@ def _with_contrasts(a, preds, gt, per_run, top_k, keep):
 def _claims(a, preds, gt, per_run, top_k, keep):
     "The contrasts and declared families of one gap table."
     if a.contrasts: gt, per_run = _with_contrasts(a, preds, gt, per_run, top_k, keep)
-    if a.confirmatory is not None: gt = declare_families(gt, a.confirmatory, a.exploratory)
+    if a.confirmatory is not None: gt = add_mde(declare_families(gt, a.confirmatory, a.exploratory))   # mde_family: Holm's level
     return gt, per_run
 
 # %% ../../nbs/208_claims.ipynb #742887cb
@@ -102,7 +109,9 @@ def apply_claims(a, # parsed `spbias gaps` arguments
     outputs, lines = [], []
     if a.confirmatory is not None and (w := resolution_warning(gt)): lines.append(w)
     if a.margin is not None:
-        gt = equivalence(gt, a.margin); lines.append(equivalence_note(gt))
+        gt = equivalence(gt, a.margin, adjusted=True); lines.append(equivalence_note(gt))   # as significance is
+    if a.confirmatory is not None and a.confirmatory.claims is not None:
+        gt = gt.assign(verdict=claim_verdicts(gt)); lines.append(verdict_note(gt))
     if a.contrasts:
         lines.append("contrasts: " + "; ".join(f"gap_to {g} = {contrast_text(g, a.centroid)}" for g in gt.gap_to.unique()))
     if a.selection is not None:

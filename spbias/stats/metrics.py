@@ -367,9 +367,10 @@ def main_table2(argv:list[str]|None=None)->int:
                     metavar="{" + ",".join(FAMILIES) + "}",
                     help="recount within this test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items())
                     + " (not given: the table's own)")
-    ap.add_argument("--confirmatory", nargs="?", const="positive_FPR,negative_FPR", metavar="METRICS",
-                    help="recount under the declared families (spbias.stats.multiplicity): Holm within these metrics' gaps "
-                    "per model × tuning set (no value: the Table 2 cells), --exploratory for the rest")
+    ap.add_argument("--confirmatory", nargs="?", const="", metavar="FAMILY",
+                    help="recount under the declared families (spbias.stats.multiplicity): Holm within the family's claims "
+                    "per model × tuning set (a family file, or a preset: papers-table2, posthoc-fpr = post hoc), "
+                    "--exploratory for the rest")
     ap.add_argument("--exploratory", choices=["by", "bh", "holm", "none"], default="by",
                     help="with --confirmatory: the exploratory family's adjustment (by = Benjamini-Yekutieli)")
     ap.add_argument("--wide", action="store_true", help="write the pivoted table (groups × dataset/metric)")
