@@ -6,7 +6,7 @@ are recovered from the sentences by the commands themselves (spbias.biassets.tem
 
 Writes tables/ (gaps per set, model pairs, sets against each other, power, validation accuracy), figures/ and
 commands.log.json (each command's printed lines, which the page quotes)."""
-import argparse, contextlib, io, itertools, json, sys, time
+import argparse, contextlib, os, io, itertools, json, sys, time
 from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -16,8 +16,9 @@ from spbias.core import SpbiasError, shared_data_dir
 SETS = {"amazon": "amazon", "NS-prompts": "NS-prompts", "regard": "regard"}
 MODELS = {"opt-1d3b": "OPT-1.3B", "opt-13b": "OPT-13B", "llama-13b": "LLaMA-13B", "llama-2-7b": "LLaMA-2-7B",
           "llama-2-13b": "LLaMA-2-13B"}   # the group's file names: the models' names
+ROB_MARGIN = "0.05"   # spbias robustness takes an absolute margin only: five points of a rate
 FAMILY = Path("results/field-reanalysis/families/white-negative.csv")   # declared before any table (its README)
-MARGIN, GAP = "0.05", "0.05"   # TOST margin and the gap power is asked for: five points of a rate
+MARGIN, GAP = "or:1.25", "0.05"   # TOST margin (an odds ratio of 1.25: rates near 0 and 0.5 alike); the gap power is asked for
 CONTRASTS = {"size OPT 1.3B→13B": ("opt-1d3b", "opt-13b"), "OPT vs LLaMA (13B)": ("opt-13b", "llama-13b"),
              "size LLaMA-2 7B→13B": ("llama-2-7b", "llama-2-13b")}
 
@@ -49,12 +50,14 @@ def main(argv=None):
     ap.add_argument("--all-pairs", nargs="*", default=["amazon", "regard"], help="sets whose every model pair is compared")
     ap.add_argument("--page", action="store_true",
                     help="also write the page (README.md in --out) from scripts/pages/results/field-reanalysis/README.md.j2")
+    ap.add_argument("--redraw", action="store_true", help="only the pair family, quality, figures (and page) from the tables there")
     a = ap.parse_args(argv)
+    os.chdir(ROOT)   # the family file is named relative to the repository, as the tables record it
     if a.page and a.out.resolve() != (ROOT/FAMILY.parents[1]).resolve():
         raise SpbiasError(f"--page writes the page of {FAMILY.parents[1]}, not of {a.out}.", f"pass --out {FAMILY.parents[1]}.")
     t, f = a.out/"tables", a.out/"figures"; t.mkdir(parents=True, exist_ok=True); f.mkdir(parents=True, exist_ok=True)
     log, secs = {}, {}
-    for s in SETS:
+    for s in ([] if a.redraw else SETS):
         t0 = time.time()
         log[f"gaps {s}"] = cli("gaps", files(s), "--out", t/f"gaps_{s}.csv", *confirmatory_flags(), "--margin", MARGIN)
         log[f"power {s}"] = cli("power", files(s), "--gap", GAP, "--metrics", "negative_FPR,positive_FPR", "--out",
@@ -66,13 +69,13 @@ def main(argv=None):
                                                t/f"mcnemar_{s}_{x}_{y}.csv", "--out", t/f"compare_{s}_{x}_{y}.csv")
         secs[s] = time.time() - t0
     t0 = time.time()
-    log["robustness"] = cli("robustness", files("amazon"), "--label", f"NS-prompts={files('NS-prompts')}", "--label",
-                            f"regard={files('regard')}", "--margin", MARGIN, "--out", t/"robustness_sets.csv")
+    if not a.redraw: log["robustness"] = cli("robustness", files("amazon"), "--label", f"NS-prompts={files('NS-prompts')}", "--label",
+                            f"regard={files('regard')}", "--margin", ROB_MARGIN, "--out", t/"robustness_sets.csv")
     secs["robustness"] = time.time() - t0
     one_family(t)
     quality(t)
     figures(t, f)
-    (a.out/"commands.log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False) + "\n")
+    if not a.redraw: (a.out/"commands.log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False) + "\n")
     print("seconds: " + json.dumps({k: round(v, 1) for k, v in secs.items()}))   # measured, not committed
     if a.page: page(ROOT)
     return 0
