@@ -127,8 +127,7 @@ def figures(t: Path, f: Path):
     fig, axes = plt.subplots(1, len(SETS), figsize=(4.2 * len(SETS), 5.2), sharey=True)
     for ax, s in zip(axes, SETS):
         g = read_gaps(t/f"gaps_{s}.csv"); g = g[g.metric == "negative_FPR"].reset_index(drop=True)
-        names = [MODELS.get(next((k for k in MODELS if k.replace("d", ".") in str(m).lower().replace("/", "-") or
-                                  _short(m) == k), ""), _short(m)) for m in g.model]
+        names = [PATH_NAMES.get(_short(m), _short(m)) for m in g.model]
         y = np.arange(len(g))
         ax.errorbar(g.gap_mean, y, xerr=[g.gap_mean - g.ci_low, g.ci_high - g.gap_mean], fmt="o", ms=3, lw=1,
                     color="k")
@@ -144,6 +143,10 @@ def figures(t: Path, f: Path):
         ax.set_xticks(range(len(ms)), ms, rotation=45, ha="right", fontsize=7); ax.set_yticks(range(len(ms)), ms, fontsize=7)
         ax.set_title(f"{s}: white negative-FPR gap, row − column", fontsize=8)
     fig.colorbar(im, ax=axes); fig.savefig(f/"pairs_white_negative_FPR.png", dpi=130); plt.close(fig)
+
+
+PATH_NAMES = {"opt-1.3b": "OPT-1.3B", "opt-13b": "OPT-13B", "13b": "LLaMA-13B", "llama-2-7b": "LLaMA-2-7B",
+              "llama-2-13b": "LLaMA-2-13B"}   # the last part of each model path, as the group's cluster wrote it
 
 
 def _short(m) -> str: return str(m).rstrip("/").split("/")[-1].lower()

@@ -161,8 +161,21 @@ FIELD_MODELS = {"opt-1.3b": "OPT-1.3B", "opt-13b": "OPT-13B", "13b": "LLaMA-13B"
 def _model(m) -> str: return FIELD_MODELS.get(str(m).rstrip("/").split("/")[-1].lower(), str(m))
 
 
+def _mde(x) -> str:
+    "A minimum detectable gap as the page writes it (none where no gap in [−1, 1] reaches 80% power)."
+    from spbias.report.pages import num
+    return "not detectable" if pd.isna(x) else num(x, 3)
+
+
+def _p(x) -> str:
+    "A p-value as the page writes it (none where the gap has no variance to test)."
+    from spbias.report.pages import num
+    return "none (not tested)" if pd.isna(x) else num(x, 3)
+
+
 def _verdict(r) -> str:
     "A confirmatory claim's reading: significant in the claimed direction (holds), the other, or neither."
+    if pd.isna(r["p_value"]): return "not tested: the same rate for every group in every prompt (no variance)"
     if r["significance"] == 1: return "holds (significant, above)"
     if r["significance"] == -1: return "contradicted (significant, below)"
     return "not significant" + ("; equivalent to 0 within the margin" if str(r["equivalent"]) == "True" else "")
@@ -190,15 +203,22 @@ def field(build: Path) -> dict:
             rows_per_prompt=int(q[q.set == s].rows.iloc[0]), templates=int(g.n_templates.max()),
             tests=_tests(g), significant=n_significant(g), note=M.method_note(g), mde=mde_line(g),
             equivalent=int((one.equivalent.astype(str) == "True").sum()),
-            confirmatory=[dict(model=_model(r["model"]), **{k: r[k] for k in ("gap_mean", "ci_low", "ci_high", "p_value",
-                          "p_adjusted", "mde", "df")}, verdict=_verdict(r)) for r in conf.to_dict("records")],
+            confirmatory=[dict(model=_model(r["model"]), **{k: r[k] for k in ("gap_mean", "ci_low", "ci_high")},
+                          p_value=_p(r["p_value"]), p_adjusted=_p(r["p_adjusted"]), mde_family=_mde(r["mde_family"]), verdict=_verdict(r))
+                          for r in conf.to_dict("records")],
             holds=int((conf.significance == 1).sum()),
-            power=[dict(model=_model(r["model"]), mde=r["mde"],
-                        **{k: ("more than any design reaches" if pd.isna(r[f"{k}_needed"]) else f"{int(r[f'{k}_needed']):,}")
+            power=[dict(model=_model(r["model"]), mde=_mde(r["mde"]),
+                        **{k: ("none alone" if pd.isna(r[f"{k}_needed"]) else f"{int(r[f'{k}_needed']):,}")
                            for k in ("prompts", "templates", "terms")}) for r in pw.to_dict("records")],
             pair_tests=len(pr), pair_significant=int(pr.significant_family.sum()),
             pairs_all=pr[["a", "b"]].drop_duplicates().shape[0],
             white_pairs=[dict(r) for r in pr[(pr.group == "white") & (pr.metric == "negative_FPR")].to_dict("records")])
+    conf = pd.concat([M.read_gaps(t/f"gaps_{s}.csv") for s in FIELD_SETS])
+    conf = conf[conf.family == "confirmatory"]
+    v["study"] = dict(tests=len(conf), union=min(1.0, 0.05 * len(conf)), bonferroni=0.05 / len(conf),
+                      holds_bonferroni=int(((conf.p_value < 0.05 / len(conf)) & (conf.significance == 1)).sum()),
+                      holds=int((conf.significance == 1).sum()),
+                      equivalent=int((conf.equivalent.astype(str) == "True").sum()))
     r = pd.read_csv(t/"robustness_sets.csv", keep_default_na=False, na_values={"p_t": [""]})
     one, labels = _one(r), ["NS-prompts", "regard"]
     v["robustness_note"] = robustness_note(r).removeprefix("survives: ")
