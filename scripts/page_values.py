@@ -147,6 +147,88 @@ def values(build: Path, root: Path) -> dict:
         v["sb"] = semeval_budget(build, root)
     if (build/TF/"tables"/"gaps_declared.csv").is_file():
         v["tf"] = template_families(build)
+    if (build/FIELD/"tables").is_dir():
+        v["field"] = field(build)
+    return v
+
+
+FIELD = Path("results/field-reanalysis")
+FIELD_SETS = ["amazon", "NS-prompts", "regard"]
+FIELD_MODELS = {"opt-1.3b": "OPT-1.3B", "opt-13b": "OPT-13B", "13b": "LLaMA-13B", "llama-2-7b": "LLaMA-2-7B",
+                "llama-2-13b": "LLaMA-2-13B"}   # the last part of each model path as the group's cluster wrote it
+
+
+def _model(m) -> str: return FIELD_MODELS.get(str(m).rstrip("/").split("/")[-1].lower(), str(m))
+
+
+def _mde(x) -> str:
+    "A minimum detectable gap as the page writes it (none where no gap in [−1, 1] reaches 80% power)."
+    from spbias.report.pages import num
+    return "not detectable" if pd.isna(x) else num(x, 3)
+
+
+def _p(x) -> str:
+    "A p-value as the page writes it (none where the gap has no variance to test)."
+    from spbias.report.pages import num
+    return "none (not tested)" if pd.isna(x) else num(x, 3)
+
+
+def _verdict(r) -> str:
+    "A confirmatory claim's reading: significant in the claimed direction (holds), the other, or neither."
+    if pd.isna(r["p_value"]): return "not tested: the same rate for every group in every prompt (no variance)"
+    if r["significance"] == 1: return "holds (significant, above)"
+    if r["significance"] == -1: return "contradicted (significant, below)"
+    return "not significant" + ("; equivalent to 0 within the margin" if str(r["equivalent"]) == "True" else "")
+
+
+def field(build: Path) -> dict:
+    "The field re-analysis' values: its tables and the commands' lines (scripts/field_reanalysis.py)."
+    t = build/FIELD/"tables"
+    log = json.loads((build/FIELD/"commands.log.json").read_text())
+    v = dict(sets=FIELD_SETS, models=list(FIELD_MODELS.values()), set={})
+    q = pd.read_csv(t/"quality.csv").assign(name=lambda d: d.model.map(_model))
+    v["quality"] = [dict(model=m, val_mean=g.validation_accuracy.mean(), val_min=g.validation_accuracy.min(),
+                         val_max=g.validation_accuracy.max(), test_mean=g.test_accuracy.mean(),
+                         **{f"acc_{s}": g[g.set == s].set_accuracy.mean() for s in FIELD_SETS})
+                    for m, g in q.groupby("name", sort=False)]
+    pairs = pd.read_csv(t/"pairs.csv")
+    for s in FIELD_SETS:
+        g = M.read_gaps(t/f"gaps_{s}.csv"); lines = log[f"gaps {s}"].splitlines()
+        conf = g[(g.group == "white") & (g.metric == "negative_FPR")]
+        one = _one(g)
+        pw = pd.read_csv(t/f"power_{s}.csv"); pw = pw[pw.metric == "negative_FPR"]
+        pr = pairs[pairs.set == s]
+        v["set"][s] = dict(
+            recovered=next(x for x in lines if "template ids" in x).removeprefix("spbias gaps: "),
+            rows_per_prompt=int(q[q.set == s].rows.iloc[0]), templates=int(g.n_templates.max()),
+            tests=_tests(g), significant=n_significant(g), note=M.method_note(g), mde=mde_line(g),
+            equivalent=int((one.equivalent.astype(str) == "True").sum()),
+            confirmatory=[dict(model=_model(r["model"]), **{k: r[k] for k in ("gap_mean", "ci_low", "ci_high")},
+                          p_value=_p(r["p_value"]), p_adjusted=_p(r["p_adjusted"]), mde_family=_mde(r["mde_family"]), verdict=_verdict(r))
+                          for r in conf.to_dict("records")],
+            holds=int((conf.significance == 1).sum()),
+            power=[dict(model=_model(r["model"]), mde=_mde(r["mde"]),
+                        **{k: ("none alone" if pd.isna(r[f"{k}_needed"]) else f"{int(r[f'{k}_needed']):,}")
+                           for k in ("prompts", "templates", "terms")}) for r in pw.to_dict("records")],
+            pair_tests=len(pr), pair_significant=int(pr.significant_family.sum()),
+            pairs_all=pr[["a", "b"]].drop_duplicates().shape[0],
+            white_pairs=[dict(r) for r in pr[(pr.group == "white") & (pr.metric == "negative_FPR")].to_dict("records")])
+    conf = pd.concat([M.read_gaps(t/f"gaps_{s}.csv") for s in FIELD_SETS])
+    conf = conf[conf.family == "confirmatory"]
+    v["study"] = dict(tests=len(conf), union=min(1.0, 0.05 * len(conf)), bonferroni=0.05 / len(conf),
+                      holds_bonferroni=int(((conf.p_value < 0.05 / len(conf)) & (conf.significance == 1)).sum()),
+                      holds=int((conf.significance == 1).sum()),
+                      equivalent=int((conf.equivalent.astype(str) == "True").sum()))
+    r = pd.read_csv(t/"robustness_sets.csv", keep_default_na=False, na_values={"p_t": [""]})
+    one, labels = _one(r), ["NS-prompts", "regard"]
+    v["robustness_note"] = robustness_note(r).removeprefix("survives: ")
+    v["robust"] = dict(rows=len(one), survive=int(one.survives.astype(str).eq("True").sum()),
+                       agreement={k: one[f"agreement_{k}"].astype(str).value_counts().to_dict() for k in labels},
+                       flips={k: int(one[f"flip_{k}"].astype(str).isin(["True", "1"]).sum()) for k in labels},
+                       white=[dict(model=_model(x["model"]), amazon=float(x["gap_mean"]),
+                                   **{k: float(x[f"gap_{k}"]) for k in labels},
+                                   **{f"agree_{k}": str(x[f"agreement_{k}"]) for k in labels})
+                              for x in one[(one.group == "white") & (one.metric == "negative_FPR")].to_dict("records")])
     return v
 
 

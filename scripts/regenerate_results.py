@@ -204,6 +204,17 @@ def step_lm_eval(b: Path):
     (o/"agreement.json").write_text(json.dumps(a, indent=1) + "\n")
 
 
+FIELD = Path("results/field-reanalysis")   # the field's published predictions re-analysed (issue 51)
+
+
+def step_field(b: Path):
+    "The field re-analysis (scripts/field_reanalysis.py): gaps per model and set, model pairs, sets, power, quality, figures."
+    sys.path.insert(0, str(ROOT/"scripts"))
+    import field_reanalysis
+    with contextlib.redirect_stdout(io.StringIO()):
+        field_reanalysis.main(["--out", str(b/FIELD)])
+
+
 STEPS = {  # name: (function, inputs it reads besides spbias' code, outputs relative to the build folder)
     "gaps": (step_gaps, [PRED, STUDY/"stage2-runs", FAMILY],
              [S2/"tables"/f"gaps_{t}.csv" for t in ["crossed", "crossed-declared", "crossed-posthoc", *TAGS]]
@@ -227,6 +238,8 @@ STEPS = {  # name: (function, inputs it reads besides spbias' code, outputs rela
                        [SB/"curves.csv", SB/"seeds.csv", SB/"figures"/"learning_curve.png"]),
     "lm-eval": (step_lm_eval, [LE/"lm-eval-out", LE/"predictions"],
                 [LE/f"{n}.csv" for n in ("gaps_lm-eval", "gaps_spbias", "compare", "mcnemar")] + [LE/"agreement.json"]),
+    "field": (step_field, [Path("scripts/field_reanalysis.py"), FIELD/"families"],
+              [FIELD/"tables", FIELD/"figures", FIELD/"commands.log.json"]),
     "pages": (step_pages, [PRED, Path("scripts/pages"), Path("scripts/page_values.py"), S2/"tables"/"accuracy.csv",
                            S2/"summaries.csv", SB/"like_for_like.csv", SB/"runs", Path("sweeps/smollm2-papers.yaml"),
                            STUDY/"stage2-runs"/"smollm2"/"semeval"/"lr0.001-n8-s1001-1015"],
@@ -234,6 +247,7 @@ STEPS = {  # name: (function, inputs it reads besides spbias' code, outputs rela
 }
 # a page reads every table: it is rebuilt whenever one of them is
 STEPS["pages"][1].extend(o for k, (_, _, outs) in STEPS.items() if k != "pages" for o in outs if o.suffix == ".csv")
+STEPS["pages"][1].append(FIELD/"tables")
 
 
 def main(argv=None):

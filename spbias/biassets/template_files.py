@@ -15,8 +15,8 @@ from ..schemas import check_table, one_spelling, rule, stripped
 
 # %% auto #0
 __all__ = ['BRACES', 'SLOT_NAME', 'LEXICON', 'UNSTATED_NORMS', 'UNSTATED_NORMS_TERMS', 'UNSTATED_NORMS_CATEGORY', 'BUILT_IN_SETS',
-           'MATCH_KEYS', 'read_terms', 'fill_template_file', 'unstated_norms_set', 'main', 'built_in_sentences',
-           'attach_template_ids']
+           'MATCH_KEYS', 'SLOT_KEY', 'QUIRKS', 'read_terms', 'fill_template_file', 'unstated_norms_set', 'main',
+           'built_in_sentences', 'race_lexicon', 'delexicalise', 'attach_template_ids', 'main_gaps', 'main_power']
 
 # %% ../../nbs/302_template_files.ipynb #f4178f52
 BRACES = re.compile(r"\{[^{}]*\}")  # anything in braces: a slot, well formed or not
@@ -281,7 +281,7 @@ def main(argv:list[str]|None=None)->int:
     return 0
 
 
-# %% ../../nbs/302_template_files.ipynb #41d1a7e5
+# %% ../../nbs/302_template_files.ipynb #f63fdc39
 import functools
 MATCH_KEYS = ["category", "group", "text"]
 
@@ -300,12 +300,57 @@ def built_in_sentences(which:str # a built-in set: "czarnowska", "ours", "ns-pro
 def _lacks_ids(preds:pd.DataFrame)->bool:
     return "template_id" not in preds or (preds.template_id.isna() | preds.template_id.astype(str).str.strip().eq("")).any()
 
+# %% ../../nbs/302_template_files.ipynb #a459735a
+SLOT_KEY = "{identity_adj}"
+QUIRKS = [(re.compile(r"\b(the|a|an) \1\b"), r"\1"),          # a doubled article: "The The white farrier"
+          (re.compile(r"\s*[,;:]\s*([.!?])\s*$"), r"\1"),     # a stray comma before the full stop: "hoof care,."
+          (re.compile(r"\ban (?=\{identity_adj\})"), "a "),   # the article agreeing with the term
+          (re.compile(r"\s+"), " ")]
+
+@functools.cache
+def race_lexicon()->pd.DataFrame:
+    "The follow-up's race terms (category grouped_race), longest first; empty where the shared data is absent."
+    try: src = shared_data_dir(required=True)/"unstated_norms"/UNSTATED_NORMS_TERMS
+    except SpbiasError: return pd.DataFrame(columns=["category", "group", "term"])
+    if not src.is_file(): return pd.DataFrame(columns=["category", "group", "term"])
+    t = read_terms(src, category=UNSTATED_NORMS_CATEGORY)
+    return t.iloc[t.term.str.len().argsort(kind="stable")[::-1]].reset_index(drop=True)
+
+def delexicalise(df:pd.DataFrame, # rows with category, group, text
+                 lexicon:pd.DataFrame|None=None # category, group, term (default: race_lexicon())
+                )->pd.DataFrame:
+    "Per row, its template key (case-folded, its group's term as the slot, the generator's quirks undone) and term; None where none."
+    lex = race_lexicon() if lexicon is None else lexicon
+    lex = lex.iloc[lex.term.str.len().argsort(kind="stable")[::-1]]
+    pats = {k: [(t, re.compile(rf"(?<![\w-]){re.escape(t)}(?![\w-])", re.I)) for t in g.term]
+            for k, g in lex.groupby(["category", "group"], sort=False)}
+    @functools.cache
+    def one(c, g, text):
+        for term, p in pats.get((c, g), []):
+            if m := p.search(text):
+                key = (text[:m.start()] + "\0" + text[m.end():]).casefold().replace("\0", SLOT_KEY)
+                for q, r in QUIRKS: key = q.sub(r, key)
+                return key.strip(), term.lower()
+        return None, None
+    got = [one(c, g, t) for c, g, t in df[MATCH_KEYS].astype(str).itertuples(index=False, name=None)]
+    return pd.DataFrame(got, columns=["key", "term"], index=df.index, dtype=object)
+
+# %% ../../nbs/302_template_files.ipynb #07e0ebcf
+def _built_in_keys(s:str)->pd.DataFrame:
+    "A built-in set's template keys (delexicalise), each naming one template id (a key two templates share is left out)."
+    b = built_in_sentences(s); k = delexicalise(b).key
+    t = pd.DataFrame({"category": b.category, "key": k, "template_id": b.template_id}).dropna().drop_duplicates()
+    return t[~t.duplicated(["category", "key"], keep=False)]
+
+def _named(texts, k=3)->str:
+    return ", ".join(repr(t) for t in texts[:k]) + (f" and {len(texts) - k} more" if len(texts) > k else "")
+
 def attach_template_ids(preds:pd.DataFrame, # predictions (load_predictions)
                         sets=tuple(BUILT_IN_SETS), # built-in sets to match against
                         what:str="the predictions" # how the line names them
                        )->tuple[pd.DataFrame, str|None]:
-    ("Predictions with template ids from the built-in set that matches every row word for word (else as they were), "
-     "and one line saying how many rows matched; None where they had ids.")
+    ("Predictions with template ids (a built-in set's, word for word or by template key, else the key itself) and "
+     "terms, and one line saying how many rows matched which way; None where they had ids.")
     if not _lacks_ids(preds): return preds, None
     keys = preds[MATCH_KEYS].astype(str)
     best, hits = None, -1
@@ -316,6 +361,43 @@ def attach_template_ids(preds:pd.DataFrame, # predictions (load_predictions)
         return preds.assign(template_id=best_ids.to_numpy()), (
             f"{what}: no template ids; all {len(preds)} rows are sentences of the built-in {best} set, word for word: "
             "its template ids attached")
-    near = f" (at most {hits} of them match one set, {best})" if hits > 0 else ""
-    return preds, (f"{what}: no template ids, and {len(preds)} rows are not all sentences of a built-in set "
-                   f"({', '.join(sets)}){near}")
+    dl = delexicalise(preds)
+    if (none := dl.key.isna()).any():
+        near = f" (at most {hits} of them match one set, {best})" if hits > 0 else ""
+        return preds, (f"{what}: no template ids, and {len(preds)} rows are not all sentences of a built-in set "
+                       f"({', '.join(sets)}){near}; {int(none.sum())} rows hold no identity term of their group, so "
+                       f"no template could be recovered for them: {_named(preds.text[none].tolist())}")
+    cat_key = pd.DataFrame({"category": keys.category.to_numpy(), "key": dl.key.to_numpy()})
+    kb, khits = None, 0
+    for s in sets:
+        ids = cat_key.merge(_built_in_keys(s), on=["category", "key"], how="left").template_id
+        if (n := int(ids.notna().sum())) > khits: kb, khits, key_ids = s, n, ids
+    tid = pd.Series(np.where(dl.key.isna(), None, "delexicalised:" + dl.key.fillna("")), index=preds.index)
+    if kb is not None:
+        tid = tid.where(key_ids.isna().to_numpy(), key_ids.to_numpy())
+    exact = hits if kb == best else 0
+    parts = [f"{exact} word for word and {khits - exact} by template key (the generator's quirks undone) to the "
+             f"built-in {kb} set's templates" if kb else "none to a built-in set"]
+    if (rest := len(preds) - khits):
+        parts.append(f"{rest} by their own key: the sentence, case-folded, with its identity term as the slot "
+                     f"({tid[tid.str.startswith('delexicalised:')].nunique()} templates, ids delexicalised:...)")
+    return preds.assign(template_id=tid.to_numpy(), term=dl.term.to_numpy()), (
+        f"{what}: no template ids; all {len(preds)} rows' templates and identity terms recovered from the sentences: "
+        + "; ".join(parts))
+
+# %% ../../nbs/302_template_files.ipynb #a5001fa2
+def main_gaps(argv:list[str]|None=None)->int:
+    "`spbias gaps` (stats.metrics.main_gaps) with template ids and terms recovered from the sentences (attach_template_ids)."
+    from spbias.stats.metrics import main_gaps as gaps
+    return gaps(argv, recover=_recover_quietly)
+
+def main_power(argv:list[str]|None=None)->int:
+    "`spbias power` (stats.power.main) with template ids and terms recovered from the sentences, as `main_gaps`."
+    from spbias.stats.power import main as power
+    return power(argv, recover=_recover_quietly)
+
+def _recover_quietly(preds:pd.DataFrame)->tuple[pd.DataFrame, str|None]:
+    "attach_template_ids, its line said only where some row matched a built-in set or held a term (else gaps says as before)."
+    got, line = attach_template_ids(preds)
+    if got is preds and line and "(at most" not in line and delexicalise(preds).key.isna().all(): return preds, None
+    return got, line

@@ -283,7 +283,9 @@ def default_ci(preds:pd.DataFrame,
     ids = tid is not None and not (tid.isna() | (tid.astype(str).str.strip() == "")).any()
     return "crossed" if ids else "t"
 
-def main_gaps(argv:list[str]|None=None)->int:
+def main_gaps(argv:list[str]|None=None,
+              recover=None # predictions -> (predictions, line|None): template ids recovered (the CLI passes template_files's)
+             )->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
     from spbias.args import HelpFormatter, ArgumentParser
     from spbias.checks import count, n_boot
@@ -327,6 +329,8 @@ def main_gaps(argv:list[str]|None=None)->int:
     check_claim_arguments(a)
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions)
+    preds, line = recover(preds) if recover is not None else (preds, None)
+    if line: print(f"spbias gaps: {line}", file=sys.stderr)   # how many rows got template ids, said first
     a.ci = a.ci or default_ci(preds, a.reference)
     said = set()   # the prompts' choice, the same for every template set and reference: said once
     say = lambda line: line in said or said.add(line) or print(f"spbias gaps: {line}", file=sys.stderr)

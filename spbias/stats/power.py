@@ -212,7 +212,9 @@ def floor_lines(t:pd.DataFrame # power_table's table
         lines.append(f"{r['category']} {r['metric']} ({r['model']}, {r['dataset']}): {head}{'; '.join(parts)}{tail}")
     return lines
 
-def main(argv:list[str]|None=None)->int:
+def main(argv:list[str]|None=None,
+         recover=None # predictions -> (predictions, line|None): template ids recovered (the CLI passes template_files's)
+        )->int:
     "`spbias power`: from a pilot's variance components, the prompts, templates and terms needed to detect a gap."
     from spbias.args import HelpFormatter, ArgumentParser
     from spbias.checks import share, check_out, write_outputs, positive_int
@@ -242,6 +244,8 @@ def main(argv:list[str]|None=None)->int:
     select = read_selection(a.select)
     say = lambda line: print(f"spbias power: {line}", file=sys.stderr)
     preds = load_predictions(a.predictions)
+    preds, line = recover(preds) if recover is not None else (preds, None)
+    if line: say(line)   # how many rows got template ids, said first
     top = top_runs(preds, a.top_k, keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
     kept = pd.MultiIndex.from_frame(select_groups(group_metrics(top), select)[["category", "group"]])
     top = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(kept)]
