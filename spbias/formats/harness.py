@@ -165,14 +165,15 @@ def _unanswered(rows:list, path:Path, partial:bool, notes:list)->list:
     left = [r for r in rows if r["y_pred"] is None]
     if not left: return rows
     first = left[0]
+    if len(left) == len(rows): raise SpbiasError(f"{path}: none of its {len(rows)} samples has an answer spbias can read "
+                                                 f"({first['_where']}: {first['_answer']!r}, {first['_how']}).",
+                                                 "score the task so that its answers name label words (spbias's own "
+                                                 "task, run with Inspect's hf provider, scores each one).")
     if not partial:
         raise SpbiasError(f"{path}: {len(left)} of {len(rows)} samples have no answer spbias can read "
                           f"({first['_where']}: {first['_answer']!r}, {first['_how']}).",
                           "read the others with `spbias harness read LOG --partial` (those left out are counted per "
                           "group), or score the task with label-word answers (spbias templates --format inspect).")
-    if len(left) == len(rows): raise SpbiasError(f"{path}: none of its {len(rows)} samples has an answer spbias can read "
-                                                 f"({first['_where']}: {first['_answer']!r}, {first['_how']}).",
-                                                 "score the task with label-word answers (spbias templates --format inspect).")
     per = pd.Series([f"{r['category']}/{r['group']}" for r in left]).value_counts().sort_index()
     notes.append(f"{path}: left out {len(left)} of {len(rows)} samples without a readable answer (--partial): "
                   + ", ".join(f"{g} {n}" for g, n in per.items()) + ".")
