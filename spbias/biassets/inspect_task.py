@@ -25,17 +25,17 @@ def continuation_logprobs(model, tokenizer, # a transformers causal LM and its t
     "Each word's log-likelihood after `prompt`, as the word after a space: the sum over its tokens."
     import torch
     ctx = tokenizer(prompt)["input_ids"]
-    seqs, n_word = [], []
+    conts = []
     for w in words:
         full = tokenizer(prompt + " " + w)["input_ids"]
-        cont = full[len(ctx):] if full[:len(ctx)] == ctx else tokenizer(" " + w, add_special_tokens=False)["input_ids"]
-        seqs.append(ctx + cont); n_word.append(len(cont))
+        conts.append(full[len(ctx):] if full[:len(ctx)] == ctx else tokenizer(" " + w, add_special_tokens=False)["input_ids"])
+    seqs = [ctx] if all(len(c) == 1 for c in conts) else [ctx + c for c in conts]   # one-token words: the prompt alone
     T, pad = max(map(len, seqs)), tokenizer.pad_token_id or 0
-    ids = torch.tensor([s + [pad] * (T - len(s)) for s in seqs], device=model.device)            # [3, T]
-    mask = torch.tensor([[1] * len(s) + [0] * (T - len(s)) for s in seqs], device=model.device)  # [3, T]
-    with torch.no_grad(): logp = torch.log_softmax(model(input_ids=ids, attention_mask=mask).logits.float(), -1)  # [3, T, V]
-    return {w: float(sum(logp[i, t - 1, s[t]] for t in range(len(s) - k, len(s))))
-            for i, (w, s, k) in enumerate(zip(words, seqs, n_word))}
+    ids = torch.tensor([s + [pad] * (T - len(s)) for s in seqs], device=model.device)            # [S, T]
+    mask = torch.tensor([[1] * len(s) + [0] * (T - len(s)) for s in seqs], device=model.device)  # [S, T]
+    with torch.no_grad(): logp = torch.log_softmax(model(input_ids=ids, attention_mask=mask).logits.float(), -1)  # [S, T, V]
+    return {w: float(sum(logp[i if len(seqs) > 1 else 0, len(ctx) + j - 1, t] for j, t in enumerate(c)))
+            for i, (w, c) in enumerate(zip(words, conts))}
 
 # %% ../../nbs/304_inspect_task.ipynb #72584d0b
 def hf_parts(api):
