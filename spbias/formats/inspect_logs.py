@@ -77,8 +77,13 @@ def finished(log, # Inspect's EvalLog
              path:str|Path, # the log, for the message
              partial:bool=False # True: read an unfinished run's samples, and say so
             )->str|None:
-    "None for a finished run; an unfinished one: an error, or with `partial`, the line that says what it holds."
-    if log.status == "success": return None
+    "None for a finished run (a line where it ran part of the task); an unfinished one: an error, or with `partial` a line."
+    if log.status == "success":
+        cfg = log.eval.config
+        if cfg.limit is None and cfg.sample_id is None: return None
+        asked = f"--limit {cfg.limit}" if cfg.limit is not None else "--sample-id"
+        return (f"{path}: the Inspect run was asked for part of the task ({asked}): it holds {len(log.samples or [])} of "
+                f"its {log.eval.dataset.samples} samples.")
     n = (log.eval.dataset.samples or 0) * (log.eval.config.epochs or 1)
     why = STATUS.get(log.status, f"has status {log.status}")
     if log.status == "error" and log.error: why += f" ({str(log.error.message).strip().splitlines()[0][:120]})"
