@@ -19,6 +19,7 @@ for anyone's predictions and harness logs.
 - `formats.predictions` (101): predictions tables read and checked (files, `.tsv.gz`, folders, patterns), rates per run and group, the per-run gaps, the top-k prompts.
 - `formats.harness` (102): harness — lm-evaluation-harness and Inspect logs read into the predictions table; a mapping names category, group and template.
 - `formats.gap_format` (103): the gap table and per-run gaps files — their pandera schemas (`GAP_TABLE`, `PER_RUN_GAPS`) and readers (`read_gaps`, `check_gap_table`, `read_per_run`); `spbias.stats.metrics` re-exports them.
+- `formats.inspect_logs` (104): Inspect eval logs opened and read as label classes: a run's status, answers as label words, letters mapped through the sample's choices, chat answers extracted or taken as the task's scorer decided, epochs.
 
 ### `stats` (2xx): gaps and their inference: crossed intervals over prompts, templates and identity terms, declared families of tests, equivalence, power, the top-k selection, measured coverage.
 
@@ -41,6 +42,7 @@ for anyone's predictions and harness logs.
 - `biassets.harness_tasks` (301): harness_tasks — bias sets written as lm-eval and Inspect tasks (`spbias templates --format`). The hand-written prompt wordings (`WORDINGS`) a task is written with and the manual baseline scores.
 - `biassets.template_files` (302): any template file filled from any lexicon, the follow-up's NS-Prompts and Regard sets, and `spbias templates`.
 - `biassets.apes` (303): Yes/No stereotype statements from APES templates.
+- `biassets.inspect_task` (304): spbias's Inspect task, each label word scored by its log-likelihood after the prompt (Inspect's `hf` provider); its source is the task file `spbias templates --format inspect` writes.
 
 ### `models` (4xx): a frozen decoder LM from a Hugging Face folder, a hub id or a GGUF file, as Flax NNX: the families, their weights, device meshes, several processes; or a hosted endpoint.
 

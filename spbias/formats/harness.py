@@ -4,7 +4,7 @@
 
 # %% ../../nbs/102_harness.ipynb #4ef9f362
 from __future__ import annotations
-import json, re
+import json, re, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 from ..core import SpbiasError
@@ -90,14 +90,13 @@ def is_lm_eval_samples(path:str|Path)->bool:
     return isinstance(first, dict) and set(LM_EVAL_KEYS) <= set(first)
 
 # %% ../../nbs/102_harness.ipynb #c1dc490b
+from .inspect_logs import is_inspect_log
+
 def log_kind(path:str|Path)->str|None:
     "'lm-eval', 'inspect' or None (not a harness log) for a file, by its name and, for .json(l), its content."
     p = Path(path)
     if is_lm_eval_samples(p): return "lm-eval"
-    if p.suffix == ".eval": return "inspect"
-    if p.suffix == ".json" and p.is_file() and not p.name.startswith("results_"):
-        with open(p, "rb") as f: head = f.read(4096)
-        if re.search(rb'"(version|eval)"\s*:', head) and b'"eval"' in head: return "inspect"
+    if is_inspect_log(p): return "inspect"   # a .eval, or a .json that opens as Inspect's logs do
     return None
 
 def is_log(path:Path)->bool:
@@ -295,46 +294,105 @@ def read_lm_eval(path:str|Path, mapping:dict|None=None # {column: field}, over t
     df = pd.DataFrame(rows).assign(model=lm_eval_model(results), run_id=f"lm-eval-{date}", dataset=task)
     return df
 
-# %% ../../nbs/102_harness.ipynb #cc5e03e3
-def _label(v, where:str, what:str)->int:
-    "The class of a label word (0 negative, 1 neutral, 2 positive); another answer: an error."
-    w = (v[0] if isinstance(v, list) and v else v)
-    w = str(w).strip().lower() if w is not None else ""
-    if w not in LABEL_NAMES:
-        raise SpbiasError(f"{where}: the {what} is {v!r}, not one of the label words {', '.join(LABEL_NAMES)}.",
-                          "read Inspect logs of three-way sentiment tasks (spbias templates --format inspect).")
-    return LABEL_NAMES.index(w)
+# %% ../../nbs/102_harness.ipynb #c77e9258
+def _cell(v, k:str, path:str, where:str)->str:
+    "A mapped field as one clean cell; a JSON object or list, or an empty category or group: an error."
+    if isinstance(v, (dict, list)):
+        raise SpbiasError(f"{where}: {k} ({path}) is a JSON {'object' if isinstance(v, dict) else 'list'} "
+                          f"({json.dumps(v)[:60]}), not one name.", f"map {k} to a field inside it (--map {k}={path}.KEY).")
+    s = "" if v is None else " ".join(str(v).split())
+    if not s and k in ("category", "group"):
+        raise SpbiasError(f"{where}: the {k} ({path}) is empty.", f"give every sample its {k}, or map {k} to another field.")
+    return s
 
-def read_inspect(path:str|Path, mapping:dict|None=None # {column: field}, over the default and spbias_map.json
+def _input_text(inp)->str:
+    "A sample's input as text: the string, or the last user message of a chat."
+    if isinstance(inp, str): return inp
+    return next((m.text for m in reversed(inp) if m.role == "user"), "")
+
+def _unanswered(rows:list, path:Path, partial:bool, notes:list)->list:
+    "The answered rows; unanswered ones: an error, or with `partial` left out and counted per group in `notes`."
+    left = [r for r in rows if r["y_pred"] is None]
+    if not left: return rows
+    first = left[0]
+    if len(left) == len(rows): raise SpbiasError(f"{path}: none of its {len(rows)} samples has an answer spbias can read "
+                                                 f"({first['_where']}: {first['_answer']!r}, {first['_how']}).",
+                                                 "score the task so that its answers name label words (spbias's own "
+                                                 "task, run with Inspect's hf provider, scores each one).")
+    if not partial:
+        raise SpbiasError(f"{path}: {len(left)} of {len(rows)} samples have no answer spbias can read "
+                          f"({first['_where']}: {first['_answer']!r}, {first['_how']}).",
+                          "read the others with `spbias harness read LOG --partial` (those left out are counted per "
+                          "group), or score the task with label-word answers (spbias templates --format inspect).")
+    per = pd.Series([f"{r['category']}/{r['group']}" for r in left]).value_counts().sort_index()
+    notes.append(f"{path}: left out {len(left)} of {len(rows)} samples without a readable answer (--partial): "
+                  + ", ".join(f"{g} {n}" for g, n in per.items()) + ".")
+    return [r for r in rows if r["y_pred"] is not None]
+
+# %% ../../nbs/102_harness.ipynb #5930989f
+def _score_columns(rows:list, path:Path, notes:list)->None:
+    "Each row's label words' log-probabilities as score_* where every row has all three; else none, said in `notes`."
+    lps = [r.pop("_logprobs") for r in rows]
+    if all(lp and len(lp) == 3 for lp in lps):
+        for r, lp in zip(rows, lps): r.update({f"score_{w}": float(lp[w]) for w in LABEL_NAMES})
+    elif any(lps):
+        n = sum(not lp or len(lp) < 3 for lp in lps)
+        notes.append(f"{path}: {n} of {len(rows)} samples lack a label word's log-probability (not among the top next "
+                      "tokens): no score columns are written; the answers are exact.")
+
+def read_inspect(path:str|Path, mapping:dict|None=None, # {column: field}, over the default and spbias_map.json
+                 partial:bool=False # read an unfinished run, leave out unanswered samples (both said)
                 )->pd.DataFrame:
     "The predictions table of an Inspect eval log of a three-way sentiment task."
-    from inspect_ai.log import read_eval_log
-    path = Path(path)
-    log = read_eval_log(str(path))
+    from spbias.formats.inspect_logs import open_log, finished, sample_answer, answers_note
+    path = Path(path); log = open_log(path)
+    notes = [finished(log, path, partial)]
     if not log.samples: raise SpbiasError(f"{path} holds no samples (status {log.status}).",
-                                          "pass a finished Inspect log (inspect eval ... --log-dir DIR).")
+                                          "pass a log of a run that scored its samples (inspect eval ... --log-dir DIR).")
     mapping = {**DEFAULT_MAP["inspect"], **find_map(path), **(mapping or {})}
-    rows = []
+    rows, answers = [], []
     for s in log.samples:
-        where = f"{path}, sample {s.id}"
-        if not s.scores: raise SpbiasError(f"{where} has no score.", "score the task (its scorer gives the answer).")
-        sc = next(iter(s.scores.values()))
-        d = dict(id=s.id, target=s.target, metadata=s.metadata or {})
-        if sc.answer is None:
-            raise SpbiasError(f"{where} is unanswered: no label word among the model's top next tokens.",
-                              "run the task again with more of them (inspect eval NAME.py -T top_logprobs=100).")
-        lp = (sc.metadata or {}).get("logprobs") or {}
-        rows.append(dict(y_true=_label(s.target, where, "target"), y_pred=_label(sc.answer, where, "answer"),
-                         **_mapped(d, mapping, where), text=str((s.metadata or {}).get("text", s.input)),
-                         **{f"score_{w}": lp.get(w, np.nan) for w in LABEL_NAMES if lp}))
-    return pd.DataFrame(rows).assign(model=str(log.eval.model), run_id=str(log.eval.run_id),
-                                     dataset=str(log.eval.task).split("/")[-1])
+        where = f"{path}, sample {s.id}" + (f" (epoch {s.epoch})" if s.epoch > 1 else "")
+        a = sample_answer(s, where); answers.append(a)
+        d, cols = dict(id=s.id, target=s.target, metadata=s.metadata or {}), {}
+        for k, fp in mapping.items():
+            try: cols[k] = _cell(field(d, fp, where), k, fp, where)
+            except SpbiasError as e:
+                if k in ("category", "group") or "no field" not in str(e): raise
+        sc = next(iter(s.scores.values()), None) if s.scores else None
+        rows.append(dict(y_true=a.y_true, y_pred=a.y_pred, **cols, text=str((s.metadata or {}).get("text", _input_text(s.input))),
+                         epoch=a.epoch, _logprobs=a.logprobs, _where=where, _how=a.how, _answer=sc.answer if sc else None))
+    if any(a.how != "word" for a in answers): notes.append(f"{path}: {answers_note(answers)}.")
+    rows = _unanswered(rows, path, partial, notes)
+    _score_columns(rows, path, notes)
+    df = pd.DataFrame(rows).drop(columns=["_where", "_how", "_answer"])
+    return _finish_inspect(df, log, path, notes)
+
+# %% ../../nbs/102_harness.ipynb #e168ca36
+def _finish_inspect(df:pd.DataFrame, log, path:Path, notes:list)->pd.DataFrame:
+    "The table's run columns, texts a TSV can hold, the epoch column where there are epochs, the schema; notes said."
+    from spbias.formats.prediction_format import PREDICTIONS
+    from spbias.schemas import check_table
+    df = df.assign(model=str(log.eval.model), run_id=str(log.eval.run_id), dataset=str(log.eval.task).split("/")[-1])
+    cut = df.text.str.contains(r"[\t\r\n]")
+    if cut.any():
+        df["text"] = df.text.where(~cut, df.text.str.split().str.join(" "))
+        notes.append(f"{path}: {int(cut.sum())} texts held tabs or line breaks, written with single spaces.")
+    k = int(df.epoch.max())
+    if k > 1: notes.append(f"{path}: {k} epochs: each sentence's answers are rows of one prompt (run {df.run_id[0]}), "
+                           "its rates averaged over them; they are not counted as prompts, templates or terms.")
+    else: df = df.drop(columns="epoch")
+    check_table(df, PREDICTIONS, str(path))
+    for n in filter(None, notes): warnings.warn(n)
+    return df
 
 # %% ../../nbs/102_harness.ipynb #0164cc32
-def read_log(path:str|Path, mapping:dict|None=None)->pd.DataFrame:
+def read_log(path:str|Path, mapping:dict|None=None,
+             partial:bool=False # Inspect: read an unfinished run, leave out unanswered samples (both said)
+            )->pd.DataFrame:
     "The predictions table of an lm-eval samples file or an Inspect log (`log_kind`); columns as text, as files are."
     kind = log_kind(path)
     if kind is None: raise SpbiasError(f"{path} is no lm-eval samples file and no Inspect log.",
                                        "pass samples_<task>_<date>.jsonl (lm-eval --log_samples) or an Inspect log.")
-    df = (read_lm_eval if kind == "lm-eval" else read_inspect)(path, mapping)
+    df = read_lm_eval(path, mapping) if kind == "lm-eval" else read_inspect(path, mapping, partial)
     return df.astype({c: str for c in df.columns if not c.startswith("score_")})

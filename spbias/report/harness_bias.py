@@ -165,11 +165,11 @@ def _files(items:list[str])->list[Path]:
     if not files: raise SpbiasError("no log files given.", "pass lm-eval samples_*.jsonl files, folders or patterns.")
     return files
 
-def _runs_once(files:list[Path], mapping:dict)->pd.DataFrame:
+def _runs_once(files:list[Path], mapping:dict, partial:bool=False)->pd.DataFrame:
     "The predictions of every log, a run held by two files (a renamed copy) read once; differing copies: an error."
     frames, seen = [], {}
     for f in files:
-        df = read_log(f, mapping)
+        df = read_log(f, mapping, partial)
         key = tuple(df[["model", "run_id", "dataset"]].iloc[0])
         if key in seen:
             g, prev = seen[key]
@@ -194,6 +194,8 @@ def main(argv:list[str]|None=None)->int:
     r.add_argument("--map", help="COLUMN=FIELD,... (category, group, template_id, set; e.g. category=doc.bias_type) "
                    "or a JSON file")
     r.add_argument("--out", required=True, help="predictions table to write (.tsv, .csv, .parquet)")
+    r.add_argument("--partial", action="store_true", help="Inspect: read an unfinished run's samples and leave out "
+                   "unanswered ones (the counts said)")
     b = sub.add_parser("bbq", help="BBQ bias scores (Parrish et al. 2022) with template-clustered CIs")
     b.add_argument("logs", nargs="+", help="lm-eval samples_bbq*.jsonl files, folders or patterns")
     c = sub.add_parser("crows", help="CrowS-Pairs stereotype preference, model A vs B pair by pair")
@@ -204,7 +206,7 @@ def main(argv:list[str]|None=None)->int:
     if a.out: check_out(a.out, a.force, exts=(".tsv", ".csv", ".parquet") if a.what == "read" else (".csv",))
     if a.what == "read":
         mapping = parse_map(a.map)
-        df = _runs_once(_files(a.logs), mapping)
+        df = _runs_once(_files(a.logs), mapping, a.partial)
         write_outputs([(a.out, lambda p: save_table(df, p))])
         print(f"wrote {len(df)} predictions ({df.model.nunique()} model(s), {df.run_id.nunique()} run(s)) to {a.out}")
         return 0
