@@ -326,7 +326,7 @@ def main_gaps(argv:list[str]|None=None)->int:
                       apart={"PREDICTIONS": a.predictions})
     check_claim_arguments(a)
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
-    preds = load_predictions(a.predictions)
+    preds = load_predictions(a.predictions, pool_runs=a.pool_runs)
     a.ci = a.ci or default_ci(preds, a.reference)
     said = set()   # the prompts' choice, the same for every template set and reference: said once
     say = lambda line: line in said or said.add(line) or print(f"spbias gaps: {line}", file=sys.stderr)

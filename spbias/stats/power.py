@@ -155,7 +155,7 @@ def main(argv:list[str]|None=None)->int:
     if a.out is not None: check_out(a.out, a.force, exts=tuple(TABLE_FORMATS), flag="--out")
     select = read_selection(a.select)
     say = lambda line: print(f"spbias power: {line}", file=sys.stderr)
-    preds = load_predictions(a.predictions)
+    preds = load_predictions(a.predictions, pool_runs=a.pool_runs)
     top = top_runs(preds, a.top_k, keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
     kept = pd.MultiIndex.from_frame(select_groups(group_metrics(top), select)[["category", "group"]])
     top = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(kept)]
