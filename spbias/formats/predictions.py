@@ -314,11 +314,16 @@ def top_runs(df:pd.DataFrame, # predictions or per-group table with model, datas
      "k falsy), by `choose_prompts`.")
     if not k: return df
     log = log or warnings.warn
+    say = lambda l: (warnings.warn if l.startswith("warning: ") else log)(l)   # a warning: once, with the command's prefix
     if by not in df or df[by].isna().all():   # nothing to rank by: every prompt that is not degenerate
         if "y_pred" not in df: return df
         kept, lines = choose_prompts(prompt_quality(df), None, keep_degenerate, share,
                                      what=f"top-{k} (no {by.replace('_', ' ')} to rank by: every prompt)")
-        for l in lines: log(l)
+        n = kept.groupby(["model", "dataset"]).size()
+        if (n > k).any():
+            lines.append(f"top-{k}: no {by.replace('_', ' ')} to rank by, so every prompt is kept: " +
+                         "; ".join(f"{m}/{d}: {c}" for (m, d), c in n[n > k].items()))
+        for l in lines: say(l)
         return df.merge(kept[["model", "dataset", "run"]], on=["model", "dataset", "run"])
     r = df.groupby(["model", "dataset", "run"]).agg(score=(by, "first")).reset_index()
     r["finite"] = np.isfinite(r.score.to_numpy(float)); what = by.replace("_", " ")
@@ -335,7 +340,7 @@ def top_runs(df:pd.DataFrame, # predictions or per-group table with model, datas
     if by != "validation_accuracy":
         q["validation_accuracy"] = q.merge(r, on=["model", "dataset", "run"], how="left").score.to_numpy()
     best, lines = choose_prompts(q, k, keep_degenerate, share)
-    for l in lines: log(l)
+    for l in lines: say(l)
     return df.merge(best[["model", "dataset", "run"]], on=["model", "dataset", "run"])
 
 # %% ../../nbs/101_predictions.ipynb #583e9086
@@ -428,12 +433,14 @@ def _per_combo(g:pd.DataFrame, say)->str:
                      for (m, d), s in g.groupby(["model", "dataset"], sort=True))
 
 def _unjudged_line(q:pd.DataFrame, what:str)->str|None:
-    "One line naming the prompts nothing could be judged of (no class distribution, no majority share), kept."
+    ("A warning naming the prompts with a validation accuracy but nothing to judge it by (no class distribution, no "
+     "majority share), kept; prompts without any validation record (harness logs) are not named.")
     none = q[q.basis == "none"] if "basis" in q else q.iloc[:0]
+    none = none[np.isfinite(pd.to_numeric(none.get("validation_accuracy", pd.Series(np.nan, index=none.index)), errors="coerce"))]
     if not len(none): return None
-    return (f"{what}: nothing could be judged of {len(none)} prompt(s) of {len(q)} ({_per_combo(none, lambda r: r.label)})"
-            ": no validation class distribution, nor validation accuracy with the majority share, was recorded at "
-            "tuning; kept, ranked by validation accuracy")
+    return (f"warning: {what}: nothing could be judged of {len(none)} prompt(s) of {len(q)} ({_per_combo(none, lambda r: r.label)})"
+            ": no validation class distribution, nor validation accuracy with the majority share, was recorded; kept, "
+            "ranked by validation accuracy")
 
 def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, validation accuracy (loss, seed), quality
                    k:int, # prompts kept per model and tuning set
