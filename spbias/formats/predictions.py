@@ -136,8 +136,7 @@ def expand_inputs(paths:list|str|Path # files, folders (every *.tsv / *.tsv.gz a
 def load_predictions(paths:list|str|Path, # predictions files, folders (every *.tsv / *.tsv.gz below) or glob patterns
                      pool_runs:bool=False # pool distinct runs of one model and tuning set (`--pool-runs`); else an error
                     )->pd.DataFrame:
-    ("All predictions in one table, with a `run` column naming each tuned prompt; a prompt read twice, or distinct runs "
-     "of one model and tuning set (unless `pool_runs`), is an error.")
+    "All predictions in one table, a `run` column naming each prompt; a prompt read twice, or two runs of one model and set, is an error."
     files = expand_inputs(paths)
     if not files:
         raise SpbiasError("no predictions files given.",
@@ -169,28 +168,22 @@ def load_predictions(paths:list|str|Path, # predictions files, folders (every *.
 # %% ../../nbs/101_predictions.ipynb #5a1c0e02
 def pooled_runs(preds:pd.DataFrame # predictions (load_predictions, with its `run` column)
                )->pd.DataFrame:
-    ("Per model and tuning set that holds distinct runs: each run_id and its number of prompts (a run_id of one prompt "
-     "counts as a run only beside a run_id of several).")
+    "Per model and tuning set with distinct runs: each run_id and its prompts (one of one prompt: a run beside one of several)."
     n = preds.groupby(["model", "dataset", "run_id"], sort=True).run.nunique().rename("prompts").reset_index()
-    many = n.groupby(["model", "dataset"]).prompts.transform(lambda p: len(p) > 1 and (p > 1).any())
-    return n[many.astype(bool)].reset_index(drop=True)
+    return n[n.groupby(["model", "dataset"]).prompts.transform(lambda p: len(p) > 1 and (p > 1).any()).astype(bool)]
 
-def runs_apart(preds:pd.DataFrame, # predictions (load_predictions)
-               where:dict|None=None, # run_id -> the files that hold it (for the message)
-               pool_runs:bool=False # pool them, with one warning line per model and tuning set
-              )->None:
+def runs_apart(preds:pd.DataFrame, where:dict|None=None, # predictions; run_id -> the files that hold it (for the message)
+               pool_runs:bool=False)->None: # pool them, with one warning line per model and tuning set
     "Refuse distinct runs of one model and tuning set in one table (one line), or say once that they are pooled."
     for (m, d), g in pooled_runs(preds).groupby(["model", "dataset"], sort=True):
         runs = ", ".join(f"{r} ({k} prompt{'s' * (k > 1)})" for r, k in zip(g.run_id, g.prompts))
-        if pool_runs:
-            warnings.warn(f"{m}/{d}: {len(g)} runs pooled as --pool-runs asks ({runs}): their prompts compete for one "
-                          "top k and count as one run's"); continue
+        if pool_runs: warnings.warn(f"{m}/{d}: {len(g)} runs pooled as --pool-runs asks ({runs}): their prompts compete "
+                                    "for one top k and count as one run's"); continue
         files = list(dict.fromkeys(f for r in g.run_id for f in (where or {}).get(r, [])))
         holds = (f"{' and '.join(files)} hold" if len(files) > 1 else f"{files[0]} holds") if files else "the predictions hold"
-        raise SpbiasError(f"{holds} {len(g)} runs of model {m} tuned on {d}: {runs}; pooled, their prompts would "
-                          "compete for one top k as if one run's.",
-                          "pass one run per model and tuning set (compare two runs with spbias compare A B), or "
-                          "add --pool-runs to pool them on purpose.")
+        raise SpbiasError(f"{holds} {len(g)} runs of model {m} tuned on {d}: {runs}; pooled, their prompts would compete "
+                          "for one top k as if one run's.", "pass one run per model and tuning set (compare two runs with "
+                          "spbias compare A B), or add --pool-runs to pool them on purpose.")
 
 
 # %% ../../nbs/101_predictions.ipynb #e946a094
