@@ -8,8 +8,8 @@ import argparse, contextlib, warnings
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['SILENCED', 'KERNEL_ARGUMENTS', 'HelpFormatter', 'one_line_error', 'ArgumentParser', 'format_warning',
-           'install_warning_format', 'quiet_warnings']
+__all__ = ['SILENCED', 'KERNEL_ARGUMENTS', 'HelpFormatter', 'one_line_error', 'ArgumentParser', 'warning_prefix',
+           'format_warning', 'show_warning', 'install_warning_format', 'quiet_warnings']
 
 # %% ../nbs/004_args.ipynb #b8aca446
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -81,25 +81,45 @@ def _library(filename:str)->str|None:
             return None if parts[i + 1] == "spbias" else parts[i + 1].removesuffix(".py")
     return None
 
+_COMMAND:list = []   # the command running (quiet_warnings), innermost last
+
+def warning_prefix(cmd:str|None=None # the command, e.g. "gaps" (default: the one running, if any)
+                  )->str:
+    "The one prefix of every warning line: `spbias CMD: warning: ` (`spbias: warning: ` outside a command)."
+    cmd = cmd or (_COMMAND[-1] if _COMMAND else None)
+    return f"spbias {cmd}: warning: " if cmd else "spbias: warning: "
+
 def format_warning(message, category, filename, lineno, line=None)->str:
-    "A warning as one line: `spbias: warning: ...` (a library's: `spbias: warning (LIBRARY): ...`), no source line."
-    lib = _library(str(filename))
-    return f"spbias: warning{f' ({lib})' if lib else ''}: {str(message).strip()}\n"
+    "A warning as one line: `spbias CMD: warning: ...` (a library's: `... warning: LIBRARY: ...`), no source line."
+    lib, text = _library(str(filename)), str(message).strip()
+    return f"{warning_prefix()}{f'{lib}: ' if lib else ''}{text.removeprefix('warning: ')}\n"
+
+_SAID:set = set()   # the texts of our warnings said in this process
+
+def show_warning(message, category, filename, lineno, file=None, line=None):
+    "Write a warning in one line (`format_warning`); one of ours only the first time this process meets its text."
+    if _library(str(filename)) is None:
+        if (text := str(message).strip()) in _SAID: return
+        _SAID.add(text)
+    import sys
+    try: (file or sys.stderr).write(format_warning(message, category, filename, lineno))
+    except OSError: pass   # stderr gone (a closed pipe): nothing to say it on
 
 def install_warning_format():
     "Say warnings in one line (`format_warning`), ours once each, and silence `SILENCED` (for this process)."
-    warnings.formatwarning = format_warning
+    warnings.formatwarning, warnings.showwarning = format_warning, show_warning
     for m in SILENCED: warnings.filterwarnings("ignore", message=m)
     warnings.filterwarnings("once", module=r"spbias(\.|$)")
 
 @contextlib.contextmanager
-def quiet_warnings():
+def quiet_warnings(cmd:str|None=None # the command that runs, named in each warning's prefix
+                  ):
     "`install_warning_format` for the duration of a command; the warning filters and format as they were after it."
     fmt = warnings.formatwarning
     with warnings.catch_warnings():
-        install_warning_format()
+        install_warning_format(); _COMMAND.append(cmd)
         try: yield
-        finally: warnings.formatwarning = fmt
+        finally: warnings.formatwarning = fmt; _COMMAND.pop()
 
 KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=CRITICAL",  # no start-up log ("running over TCP without encryption":
                     # local), nor "KeyboardInterrupt caught in kernel" from the SIGINT every shutdown sends

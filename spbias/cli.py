@@ -82,10 +82,11 @@ def _main(argv:list[str]|None=None)->int:
     modname, fn = COMMANDS[name][0].split(":")
     try: func = getattr(importlib.import_module(modname), fn)
     except (ImportError, AttributeError) as e:
-        print(f"spbias: command {name!r} is not available in this install ({e}).", file=sys.stderr); return 2
+        print(f"spbias: error: command {name!r} is not available in this install ({e}). Fix: install its extra: "
+              "pip install 'spbias[tune]' (in a clone: pip install -e '.[tune]', or make install).", file=sys.stderr); return 2
     if name in _COMPILES: enable_compile_cache()
     try:
-        with quiet_warnings(): return int(func(argv[1:]) or 0)
+        with quiet_warnings(name): return int(func(argv[1:]) or 0)
     except BrokenPipeError: raise  # not a failure: the reader went away (see `main`)
     except SystemExit as e: return e.code if isinstance(e.code, int) else int(e.code is not None)  # argparse: its message is printed
     except SpbiasError as e:
@@ -168,7 +169,7 @@ def doctor(accel:str|None=None # the accelerator this install is for (default: `
     except Exception as e: problems.append(SpbiasError(f"JAX does not start ({e}).", "reinstall jax for this machine: pip install -U jax"))
     for dist in ("spbias", "jax", "flax", "transformers", "torch"):
         v = _version(dist); rows.append((dist, v or "not installed"))
-        if v is None and dist != "torch": problems.append(SpbiasError(f"{dist} is not installed.", "pip install -e . in the repository"))
+        if v is None and dist != "torch": problems.append(SpbiasError(f"{dist} is not installed.", "pip install 'spbias[tune]' (in a clone: make install)"))
     for what, find in (("shared data", lambda: core.shared_data_dir(required=True)), ("offline model", core.smollm2_gguf_path)):
         try: rows.append((what, str(find())))
         except SpbiasError as e: rows.append((what, "not found")); problems.append(e)

@@ -19,11 +19,12 @@ _all_ = ["BASE_COLUMNS", "CLASS_NAMES", "DEGENERATE_SHARE", "PRED_COUNT_COLUMNS"
 
 
 # %% auto #0
-__all__ = ['PAPERS_SELECTION', 'SELECT_HOW', 'DISTRIBUTION_COLUMNS', 'expand_inputs', 'load_predictions', 'confusion', 'rates',
-           'group_metrics', 'read_selection', 'select_groups', 'run_gaps', 'top_runs', 'class_quality',
-           'majority_share', 'quality_columns', 'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts',
-           'add_prompt_choice_arguments', 'BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS',
-           'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS', 'METRICS', 'KEYS', 'PREDICTIONS']
+__all__ = ['PAPERS_SELECTION', 'SELECT_HOW', 'DISTRIBUTION_COLUMNS', 'expand_inputs', 'load_predictions', 'pooled_runs',
+           'runs_apart', 'confusion', 'rates', 'group_metrics', 'read_selection', 'select_groups', 'run_gaps',
+           'top_runs', 'class_quality', 'majority_share', 'quality_columns', 'summary_quality', 'prompt_quality',
+           'degenerate', 'choose_prompts', 'add_prompt_choice_arguments', 'BASE_COLUMNS', 'CLASS_NAMES',
+           'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS', 'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS', 'METRICS', 'KEYS',
+           'PREDICTIONS']
 
 # %% ../../nbs/101_predictions.ipynb #d5ff04bb
 def _parse(path:Path, text:dict, src=None # the file's bytes (a BytesIO, decompressed); None: read from path
@@ -134,14 +135,15 @@ def expand_inputs(paths:list|str|Path # files, folders (every *.tsv / *.tsv.gz a
 
 
 # %% ../../nbs/101_predictions.ipynb #737def36
-def load_predictions(paths:list|str|Path # predictions files, folders (every *.tsv / *.tsv.gz below) or glob patterns
+def load_predictions(paths:list|str|Path, # predictions files, folders (every *.tsv / *.tsv.gz below) or glob patterns
+                     pool_runs:bool=False # pool distinct runs of one model and tuning set (`--pool-runs`); else an error
                     )->pd.DataFrame:
-    "All predictions in one table, with a `run` column naming each tuned prompt; a prompt read twice is an error."
+    "All predictions in one table, a `run` column naming each prompt; a prompt read twice, or two runs of one model and set, is an error."
     files = expand_inputs(paths)
     if not files:
         raise SpbiasError("no predictions files given.",
                           "pass predictions files (.tsv, .tsv.gz), folders holding them, or quoted glob patterns.")
-    frames, seen = [], {}  # (model, dataset, run, category) -> the file that holds it
+    frames, seen, where = [], {}, {}  # (model, dataset, run, category) -> the file that holds it; run_id -> its files
     for f in files:
         df = _read_one(f)
         # a template set (spbias templates' set column) is a prompt's own
@@ -156,12 +158,36 @@ def load_predictions(paths:list|str|Path # predictions files, folders (every *.t
                        "(spbias predict writes the run's config hash).")
                 raise SpbiasError(problem, fix)
             seen[k] = f
+        for r in df.run_id.unique(): where.setdefault(r, []).append(str(f))
         frames.append(df)
     _one_spelling_across(frames, files)   # 'Age' in one file and 'age' in another: one category
     out = pd.concat(frames, ignore_index=True)
     if "set" in out:
         out["set"] = out["set"].fillna("").astype(str)   # read as text; a file without the column: the set ""
+    runs_apart(out, where, pool_runs)
     return out
+
+
+# %% ../../nbs/101_predictions.ipynb #5a1c0e02
+def pooled_runs(preds:pd.DataFrame # predictions (load_predictions, with its `run` column)
+               )->pd.DataFrame:
+    "Per model and tuning set with distinct runs: each run_id and its prompts (one of one prompt: a run beside one of several)."
+    n = preds.groupby(["model", "dataset", "run_id"], sort=True).run.nunique().rename("prompts").reset_index()
+    return n[n.groupby(["model", "dataset"]).prompts.transform(lambda p: len(p) > 1 and (p > 1).any()).astype(bool)]
+
+def runs_apart(preds:pd.DataFrame, where:dict|None=None, # predictions; run_id -> the files that hold it (for the message)
+               pool_runs:bool=False)->None: # pool them, with one warning line per model and tuning set
+    "Refuse distinct runs of one model and tuning set in one table (one line), or say once that they are pooled."
+    for (m, d), g in pooled_runs(preds).groupby(["model", "dataset"], sort=True):
+        runs = ", ".join(f"{r} ({k} prompt{'s' * (k > 1)})" for r, k in zip(g.run_id, g.prompts))
+        if pool_runs: warnings.warn(f"{m}/{d}: {len(g)} runs pooled as --pool-runs asks ({runs}): their prompts compete "
+                                    "for one top k and count as one run's"); continue
+        files = list(dict.fromkeys(f for r in g.run_id for f in (where or {}).get(r, [])))
+        holds = (f"{' and '.join(files)} hold" if len(files) > 1 else f"{files[0]} holds") if files else "the predictions hold"
+        raise SpbiasError(f"{holds} {len(g)} runs of model {m} tuned on {d}: {runs}; pooled, their prompts would compete "
+                          "for one top k as if one run's.", "pass one run per model and tuning set (compare two runs with "
+                          "spbias compare A B), or add --pool-runs to pool them on purpose.")
+
 
 # %% ../../nbs/101_predictions.ipynb #9750d743
 def _one_spelling_across(frames:list, # the tables read (each checked on its own: one spelling within it)
@@ -299,11 +325,16 @@ def top_runs(df:pd.DataFrame, # predictions or per-group table with model, datas
      "k falsy), by `choose_prompts`.")
     if not k: return df
     log = log or warnings.warn
+    say = lambda l: (warnings.warn if l.startswith("warning: ") else log)(l)   # a warning: once, with the command's prefix
     if by not in df or df[by].isna().all():   # nothing to rank by: every prompt that is not degenerate
         if "y_pred" not in df: return df
         kept, lines = choose_prompts(prompt_quality(df), None, keep_degenerate, share,
                                      what=f"top-{k} (no {by.replace('_', ' ')} to rank by: every prompt)")
-        for l in lines: log(l)
+        n = kept.groupby(["model", "dataset"]).size()
+        if (n > k).any():
+            lines.append(f"top-{k}: no {by.replace('_', ' ')} to rank by, so every prompt is kept: " +
+                         "; ".join(f"{m}/{d}: {c}" for (m, d), c in n[n > k].items()))
+        for l in lines: say(l)
         return df.merge(kept[["model", "dataset", "run"]], on=["model", "dataset", "run"])
     r = df.groupby(["model", "dataset", "run"]).agg(score=(by, "first")).reset_index()
     r["finite"] = np.isfinite(r.score.to_numpy(float)); what = by.replace("_", " ")
@@ -320,7 +351,7 @@ def top_runs(df:pd.DataFrame, # predictions or per-group table with model, datas
     if by != "validation_accuracy":
         q["validation_accuracy"] = q.merge(r, on=["model", "dataset", "run"], how="left").score.to_numpy()
     best, lines = choose_prompts(q, k, keep_degenerate, share)
-    for l in lines: log(l)
+    for l in lines: say(l)
     return df.merge(best[["model", "dataset", "run"]], on=["model", "dataset", "run"])
 
 # %% ../../nbs/101_predictions.ipynb #583e9086
@@ -413,12 +444,14 @@ def _per_combo(g:pd.DataFrame, say)->str:
                      for (m, d), s in g.groupby(["model", "dataset"], sort=True))
 
 def _unjudged_line(q:pd.DataFrame, what:str)->str|None:
-    "One line naming the prompts nothing could be judged of (no class distribution, no majority share), kept."
+    ("A warning naming the prompts with a validation accuracy but nothing to judge it by (no class distribution, no "
+     "majority share), kept; prompts without any validation record (harness logs) are not named.")
     none = q[q.basis == "none"] if "basis" in q else q.iloc[:0]
+    none = none[np.isfinite(pd.to_numeric(none.get("validation_accuracy", pd.Series(np.nan, index=none.index)), errors="coerce"))]
     if not len(none): return None
-    return (f"{what}: nothing could be judged of {len(none)} prompt(s) of {len(q)} ({_per_combo(none, lambda r: r.label)})"
-            ": no validation class distribution, nor validation accuracy with the majority share, was recorded at "
-            "tuning; kept, ranked by validation accuracy")
+    return (f"warning: {what}: nothing could be judged of {len(none)} prompt(s) of {len(q)} ({_per_combo(none, lambda r: r.label)})"
+            ": no validation class distribution, nor validation accuracy with the majority share, was recorded; kept, "
+            "ranked by validation accuracy")
 
 def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, validation accuracy (loss, seed), quality
                    k:int, # prompts kept per model and tuning set
@@ -464,8 +497,8 @@ def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, val
 # %% ../../nbs/101_predictions.ipynb #c979e090
 def add_prompt_choice_arguments(ap, # an argparse parser (spbias.cli.ArgumentParser)
                                 per:str="model/dataset"): # what the top k is taken per, in the help
-    ("`--top-k`, `--keep-degenerate`, `--degenerate-share`, `--centroid` and `--select`, one wording, for each command "
-     "that chooses prompts and groups itself (gaps, compare, robustness).")
+    ("`--top-k`, `--keep-degenerate`, `--degenerate-share`, `--centroid`, `--select` and `--pool-runs`, one wording, "
+     "for each command that chooses prompts and groups itself (gaps, compare, robustness, power).")
     from spbias.checks import share, count
     ap.add_argument("--top-k", type=count, default=5,
                     help=f"best prompts per {per} by validation accuracy (0: all); degenerate prompts skipped, ties by "
@@ -477,4 +510,7 @@ def add_prompt_choice_arguments(ap, # an argparse parser (spbias.cli.ArgumentPar
                     "recorded at tuning) is degenerate")
     ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
     ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
+    ap.add_argument("--pool-runs", action="store_true",
+                    help="pool distinct runs (run_ids) of one model and tuning set into one top k; without it they are "
+                    "refused")
 

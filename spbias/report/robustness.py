@@ -368,8 +368,8 @@ def main(argv:list[str]|None=None)->int:
     figs = [a.figure.with_suffix(s) for s in (".png", ".pdf")] if a.figure else []
     for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure", apart=ins | {"--out": a.out})
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
-    preds = load_predictions(a.predictions)
-    labelled = {k: load_predictions(v) for k, v in labels.items()}
+    preds = load_predictions(a.predictions, pool_runs=a.pool_runs)
+    labelled = {k: load_predictions(v, pool_runs=a.pool_runs) for k, v in labels.items()}
     say = lambda line: print(f"spbias robustness: {line}", file=sys.stderr)
     t = robustness_table(preds, labelled, a.top_k, a.centroid, a.select, a.ci, a.adjust, a.family, a.min_agreement,
                          a.n_boot, a.boot_seed, a.keep_degenerate, a.degenerate_share, log=say, margin=a.margin)

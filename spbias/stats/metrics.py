@@ -328,7 +328,7 @@ def main_gaps(argv:list[str]|None=None,
                       apart={"PREDICTIONS": a.predictions})
     check_claim_arguments(a)
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
-    preds = load_predictions(a.predictions)
+    preds = load_predictions(a.predictions, pool_runs=a.pool_runs)
     preds, line = recover(preds) if recover is not None else (preds, None)
     if line: print(f"spbias gaps: {line}", file=sys.stderr)   # how many rows got template ids, said first
     a.ci = a.ci or default_ci(preds, a.reference)

@@ -243,7 +243,7 @@ def main(argv:list[str]|None=None,
     if a.out is not None: check_out(a.out, a.force, exts=tuple(TABLE_FORMATS), flag="--out")
     select = read_selection(a.select)
     say = lambda line: print(f"spbias power: {line}", file=sys.stderr)
-    preds = load_predictions(a.predictions)
+    preds = load_predictions(a.predictions, pool_runs=a.pool_runs)
     preds, line = recover(preds) if recover is not None else (preds, None)
     if line: say(line)   # how many rows got template ids, said first
     top = top_runs(preds, a.top_k, keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
