@@ -30,7 +30,7 @@ for anyone's predictions and harness logs.
 - `stats.equivalence` (204): TOST at a stated margin — absolute, relative to the comparator's rate or on the log-odds scale — adjusted as significance is (t form, or the bootstrap's 90% interval).
 - `stats.power` (205): power and minimum detectable effect of a crossed design (the `mde` and `mde_family` columns of every gap table; not detectable where no gap in [−1, 1] is) and `spbias power`: the prompts, templates and terms needed to detect a gap from a pilot, and the floor each leaves.
 - `stats.contrasts` (206): the follow-up's contrasts — each group against the mean of the others, each row's estimand named.
-- `stats.selection` (207): what the top-k choice does to each gap; the validation SE at the cut.
+- `stats.selection` (207): the top-k procedure vs a random tuned prompt: each gap's shift and its test, its slope on validation accuracy, the paired validation SE at the cut.
 - `stats.claims` (208): the `spbias gaps` flags `--confirmatory`, `--margin`, `--contrasts`, `--selection`.
 - `stats.coverage` (209): the coverage benchmark read back: the warning under a gap table for every model and tuning set whose n measured below 93%, and `spbias gaps --help`'s advice.
 - `stats.simulate` (210): crossed prompt × template × term designs with known truth and every interval method of `spbias gaps` vectorised over replicates: the coverage benchmark's engine.

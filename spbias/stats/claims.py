@@ -13,7 +13,8 @@ from .multiplicity import (PRESETS, claim_verdicts, declare_families, resolution
 from .equivalence import equivalence, equivalence_note, parse_margin
 from .power import add_mde
 from .contrasts import contrast_text, others_tables
-from .selection import choice_noise, run_folder_prompts, selection_note, selection_table, validation_prompts
+from .selection import (choice_noise, cut_comparison, run_folder_prompts, selection_note, selection_table,
+                                    selection_tests, validation_correct, validation_prompts)
 
 # %% auto #0
 __all__ = ['add_claim_arguments', 'check_claim_arguments', 'apply_claims']
@@ -58,6 +59,9 @@ def add_claim_arguments(ap # the `spbias gaps` parser
     ap.add_argument("--n-validation", type=positive_int,
                     help="validation sentences behind each prompt's validation accuracy, for files without answer "
                     "counts (--selection)")
+    ap.add_argument("--validation-answers", nargs="+", type=Path, metavar="FILE",
+                    help="each prompt's answers on its validation sentences (predictions files of the run's validation "
+                    "sample; text may be empty): the paired validation SE of each prompt against the k-th (--selection)")
 
 # %% ../../nbs/208_claims.ipynb #f5c6a4f3
 def check_claim_arguments(a # parsed `spbias gaps` arguments
@@ -78,6 +82,12 @@ def check_claim_arguments(a # parsed `spbias gaps` arguments
         raise SpbiasError("--runs is read only with --selection.", "pass --selection FILE, or leave it out.")
     if a.n_validation is not None and a.selection is None:
         raise SpbiasError("--n-validation is read only with --selection.", "pass --selection FILE, or leave it out.")
+    if a.validation_answers and a.selection is None:
+        raise SpbiasError("--validation-answers is read only with --selection.", "pass --selection FILE, or leave it out.")
+    for f in a.validation_answers or []:
+        if not f.is_file():
+            raise SpbiasError(f"--validation-answers {f}: no such file.", "pass the predictions file of the prompts' "
+                              "answers on their validation sentences (spbias predict --testset SAMPLE.tsv).")
 
 # %% ../../nbs/208_claims.ipynb #a8b528a7
 def _with_contrasts(a, preds, gt, per_run, top_k, keep):
@@ -116,11 +126,15 @@ def apply_claims(a, # parsed `spbias gaps` arguments
         lines.append("contrasts: " + "; ".join(f"gap_to {g} = {contrast_text(g, a.centroid)}" for g in gt.gap_to.unique()))
     if a.selection is not None:
         every, every_run = table(0, True, lambda line: None)
-        every, _ = _claims(a, preds, every, every_run, 0, True)
+        every, every_run = _claims(a, preds, every, every_run, 0, True)
         field = run_folder_prompts(a.runs, preds) if a.runs else validation_prompts(preds, a.n_validation)
         if a.runs and a.n_validation is not None: field["n_validation"] = a.n_validation
-        noise = choice_noise(field, per_run[["model", "dataset", "run"]])
-        st = selection_table(gt, every, noise)
+        chosen = per_run[["model", "dataset", "run"]].drop_duplicates()
+        cut = None
+        if a.validation_answers:   # each prompt's answer on each validation sentence: the paired SE at the cut
+            from spbias.formats.predictions import load_predictions
+            cut = cut_comparison(validation_correct(load_predictions(a.validation_answers), field), chosen)
+        st = selection_table(gt, every, choice_noise(field, chosen, cut), selection_tests(every_run, field, chosen))
         outputs.append((a.selection, lambda p: save_table(st, p)))
         lines.append(selection_note(st) + f" (table: {a.selection})")
     return gt, per_run, outputs, lines
