@@ -121,7 +121,7 @@ def term_anova(Y:np.ndarray # [..., P, T, K]: one value per prompt, template and
                 SS_TW=P * (Sz - Rz), df_TW=h - r, SS_E=(S - R).sum(-1) - P * (Sz - Rz), df_E=(P - 1) * (h - r))
 
 
-# %% ../../nbs/202_crossed.ipynb #727eed82
+# %% ../../nbs/202_crossed.ipynb #abc1bdb7
 def require_template_ids(df:pd.DataFrame, # predictions
                          fix:str="score a bias set written by `spbias templates` (it has template_id) with "
                                  "`spbias predict`.")->None:
@@ -151,7 +151,7 @@ def term_counts(preds:pd.DataFrame, # predictions with run and template_id (one 
             out[(m, d, c)] = (groups, tg, [t for _, t in names], N)
     return out
 
-# %% ../../nbs/202_crossed.ipynb #b86013fc
+# %% ../../nbs/202_crossed.ipynb #161244ca
 def denominators(N:np.ndarray, # counts [..., 9]
                  metric:str)->np.ndarray:
     "The sentences behind a metric in each cell: all (accuracy), those not of the class (FPR), those of it (TPR)."
@@ -170,11 +170,10 @@ def hits(N:np.ndarray, # counts [..., 9]
 
 def metric_cells(N:np.ndarray, # counts [P, T, W terms, 9]
                  metric:str)->tuple[np.ndarray, np.ndarray, np.ndarray]:
-    ("A metric's hits `[P, T', W]` and sentences `[T', W]` on the templates T' that hold a sentence behind it and that "
-     "every prompt scored alike, and which templates those are `[T]`.")
-    den = denominators(N, metric)
-    keep = (den == den[:1]).all((0, 2)) & (den[0].sum(-1) > 0)
-    return hits(N, metric)[:, keep], den[0, keep], keep
+    ("A metric's hits and sentences `[P, T', W]` on the templates T' that hold a sentence behind it, and which "
+     "templates those are `[T]`.")
+    den = denominators(N, metric); keep = den.sum((0, 2)) > 0
+    return hits(N, metric)[:, keep], den[:, keep], keep
 
 def share_squares(den:np.ndarray, # [W]: each term's sentences (or cells) in its group's pooled rate
                   tg:np.ndarray # each term's group index
@@ -185,7 +184,7 @@ def share_squares(den:np.ndarray, # [W]: each term's sentences (or cells) in its
     a = np.divide(den, dg, out=np.zeros_like(den), where=dg > 0)
     return np.bincount(tg, a ** 2, minlength=G)
 
-# %% ../../nbs/202_crossed.ipynb #bd7cbb89
+# %% ../../nbs/202_crossed.ipynb #8fa2b80b
 ESTIMANDS = {"group": "group over its terms", "terms": "these terms", "term": "this term",
              "pooled": "group over its terms (term variance pooled over its attribute's groups)",
              "assumed": "group over its terms (term SD {sd:g} assumed)"}
@@ -205,19 +204,20 @@ def centroid_weights(R:np.ndarray, # [..., G] the groups' pooled rates (NaN: a g
     return np.where(ok[..., :, None] & ok[..., None, :], np.eye(G) - m[..., None, :], 0.0)
 
 def pooled_gap(num:np.ndarray, # [..., P, T, G] each group's hits per prompt and template
-               den:np.ndarray, # [T, G] its sentences behind the metric (the same for every prompt)
+               den:np.ndarray, # [P, T, G] or [T, G] its sentences behind the metric
                ref:int|None=None, centroid:str="mean")->tuple[np.ndarray, np.ndarray, np.ndarray]:
-    ("Each group's gap of pooled rates `[..., G]` (the mean of the per-prompt gaps), each prompt × template cell's "
-     "share of its error `Z [..., G, P, T]` (linearised, the pooling weights inside) and the centroid weights `c`.")
-    T, dg = den.shape[0], den.sum(0)
+    ("Each group's gap of pooled rates `[..., G]` (where every prompt scored the same sentences, the mean of the "
+     "per-prompt gaps), each prompt × template cell's share of its error `Z [..., G, P, T]` (linearised, the pooling "
+     "weights inside) and the centroid weights `c`.")
+    den = np.broadcast_to(den, num.shape[-3:]); dg = den.sum((-3, -2))
     with np.errstate(divide="ignore", invalid="ignore"):
-        R = np.where(dg > 0, num.sum(-2).mean(-2) / dg, np.nan)
-        u = np.where(dg > 0, (num - den * np.nan_to_num(R)[..., None, None, :]) / (dg / T), 0.0)
+        R = np.where(dg > 0, num.sum((-3, -2)) / dg, np.nan)
+        u = np.where(dg > 0, (num - den * np.nan_to_num(R)[..., None, None, :]) / (dg / den[..., 0].size), 0.0)
     c = centroid_weights(R, ref, centroid)
     gap = np.where(np.isfinite(R), np.einsum("...gh,...h->...g", c, np.nan_to_num(R)), np.nan)
     return gap, np.einsum("...gh,...pth->...gpt", c, u), c
 
-# %% ../../nbs/202_crossed.ipynb #4a3e4c11
+# %% ../../nbs/202_crossed.ipynb #0c601992
 DF_FLOOR = 1   # the crossed interval's df never fall below 1: a variance from one contrast
 
 def ms_sums(parts:list # (coefficient, mean square, df) triples
@@ -259,7 +259,7 @@ def term_components(a3:dict # term_anova (or pooled_terms) of a group's terms
             "template:term": np.maximum((MS["TW"] - MS["E"]) / P, 0), "term:residual": MS["E"],
             "df": float(a3["df_W"]), "templates": float(T3)}
 
-# %% ../../nbs/202_crossed.ipynb #000384e3
+# %% ../../nbs/202_crossed.ipynb #80b41cfa
 def gap_parts(c:dict, # gap_components (or a design's)
               P, T)->list:
     ("(coefficient, mean square, df) of the gap's prompt, template and residual, each mean square rebuilt from the "
@@ -276,7 +276,7 @@ def term_parts(c:dict, # term_components of one group (or a design's)
     return [(q, P * T3 * W + T3 * PW + P * TW + E, r), (-q, T3 * PW + E, r * (P - 1)),
             (-q, P * TW + E, r * (T3 - 1)), (q, E, r * (P - 1) * (T3 - 1))]
 
-# %% ../../nbs/202_crossed.ipynb #d06c0b5a
+# %% ../../nbs/202_crossed.ipynb #21da5156
 def _term_fits(num, den, tg, K, pool=False):
     "Per group of two or more terms: its own term_anova, else (stated) the others' pooled fit (all of them: pool); which."
     with np.errstate(divide="ignore", invalid="ignore"): rw = np.where(den > 0, num / den, np.nan)
@@ -287,7 +287,7 @@ def _term_fits(num, den, tg, K, pool=False):
     return fits, {h: "own" if h in own else "pooled" for h in fits}
 
 def crossed_fit(num:np.ndarray, # [..., P, T, W] each term's hits per prompt and template (metric_cells)
-                den:np.ndarray, # [T, W] its sentences behind the metric
+                den:np.ndarray, # [P, T, W] or [T, W] its sentences behind the metric
                 tg:np.ndarray, # each term's group index
                 ref:int|None=None, centroid:str="mean",
                 estimand:str="group", # "group": each group's terms random where estimable; "terms": all held fixed
@@ -300,7 +300,7 @@ def crossed_fit(num:np.ndarray, # [..., P, T, W] each term's hits per prompt and
     E = np.eye(G)[tg]; K = np.bincount(tg, minlength=G)
     gap, Z, c = pooled_gap(num @ E, den @ E, ref, centroid)
     comp = gap_components(anova2(Z)); parts = gap_parts(comp, P, T)
-    S = share_squares(den.sum(0), tg)
+    S = share_squares(np.broadcast_to(den, num.shape[-3:]).sum((0, 1)), tg)
     fits, source = _term_fits(num, den, tg, K, pool_terms) if estimand == "group" else ({}, {})
     terms = {h: term_components(a) for h, a in fits.items()}
     weight = np.zeros(gap.shape)
@@ -318,7 +318,7 @@ def crossed_fit(num:np.ndarray, # [..., P, T, W] each term's hits per prompt and
                 term_weight=weight, n_terms=K, share_squares=S, n_prompts=P, n_templates=T, components=comp, terms=terms,
                 source=source)
 
-# %% ../../nbs/202_crossed.ipynb #2f1b398b
+# %% ../../nbs/202_crossed.ipynb #e9bae313
 CROSSED_COLUMNS = ["se", "df", "estimand", "weighting", "n_templates", "n_terms"]
 PILOT_FIT = ["term_weight", "term_df", "term_templates", "term_share", "term_source"]   # beside the components
 
@@ -378,7 +378,7 @@ def crossed_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k p
     out["p_value"] = np.where(ok, p, np.nan)
     return out
 
-# %% ../../nbs/202_crossed.ipynb #11e2d572
+# %% ../../nbs/202_crossed.ipynb #4d6149a9
 TERM_COMPONENTS = ("term", "prompt:term", "template:term", "term:residual")
 
 def variance_components(preds:pd.DataFrame, # predictions with template_id (the prompts to fit: choose them first)

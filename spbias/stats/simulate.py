@@ -65,15 +65,16 @@ def crossed_intervals(Y:np.ndarray, # outcomes [R, P, T, W] (simulate_cells, sim
                       incidence:np.ndarray|None=None, # [T, W]: which terms each template holds (None: all)
                       term_sd:float|None=None # a stated term SD for groups of one term
                      )->dict:
-    ("The crossed 95% interval `[R, G]` of each group's mean gap as `spbias gaps` makes it (`crossed_fit`), with its "
-     "point estimate, df and estimand (the reference, if any, left out).")
+    ("The crossed 95% interval `[R, G]` of each group's mean gap as `spbias gaps` makes it (`crossed_fit`, within ±1), "
+     "with its point estimate, df and estimand (the reference, if any, left out).")
     K = np.asarray(terms); G = len(K); tg = np.repeat(np.arange(G), K)
     inc = np.ones(Y.shape[-2:], Y.dtype) if incidence is None else np.asarray(incidence, Y.dtype)
     f = crossed_fit((Y * inc).astype(float), inc.astype(float), tg, reference, "mean", estimand, term_sd)
     out_g = [g for g in range(G) if g != reference]
     gap, var, df = f["gap"][..., out_g], f["var"][..., out_g], f["df"][..., out_g]
-    half = stats.t.ppf(1 - ALPHA / 2, np.where(np.isnan(df), 1, df)) * np.sqrt(var)
-    return dict(low=gap - half, high=gap + half, gap=gap, df=df, estimand=[f["estimand"][g] for g in out_g])
+    half = stats.t.ppf(1 - ALPHA / 2, np.where(np.isnan(df), 1, df)) * np.sqrt(var)   # and, as the package, within ±1
+    return dict(low=np.maximum(gap - half, -1), high=np.minimum(gap + half, 1), gap=gap, df=df,
+                estimand=[f["estimand"][g] for g in out_g])
 
 def sim_intervals(Y:np.ndarray, # outcomes [R, P, T, W] (simulate_cells)
                   terms:list[int], # terms per group
@@ -103,8 +104,7 @@ def sim_intervals(Y:np.ndarray, # outcomes [R, P, T, W] (simulate_cells)
         b = np.einsum("rbp,rbpg->rbg", wp, b - to(b)) / P
         out["bootstrap"] = tuple(np.percentile(b[..., out_g], [2.5, 97.5], axis=1))
     if "crossed" in methods:   # its point estimate is m, the mean of the per-run gaps, as everywhere
-        c = crossed_intervals(Y, terms, estimand, reference, incidence)
-        out["crossed"] = (m - (c["gap"] - c["low"]), m + (c["high"] - c["gap"]))
+        c = crossed_intervals(Y, terms, estimand, reference, incidence); out["crossed"] = (c["low"], c["high"])
     return out
 
 def coverage_of(intervals:dict, truth:np.ndarray)->dict:
