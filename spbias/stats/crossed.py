@@ -121,7 +121,7 @@ def term_anova(Y:np.ndarray # [..., P, T, K]: one value per prompt, template and
                 SS_TW=P * (Sz - Rz), df_TW=h - r, SS_E=(S - R).sum(-1) - P * (Sz - Rz), df_E=(P - 1) * (h - r))
 
 
-# %% ../../nbs/202_crossed.ipynb #abc1bdb7
+# %% ../../nbs/202_crossed.ipynb #0ca67dd0
 def require_template_ids(df:pd.DataFrame, # predictions
                          fix:str="score a bias set written by `spbias templates` (it has template_id) with "
                                  "`spbias predict`.")->None:
@@ -151,7 +151,7 @@ def term_counts(preds:pd.DataFrame, # predictions with run and template_id (one 
             out[(m, d, c)] = (groups, tg, [t for _, t in names], N)
     return out
 
-# %% ../../nbs/202_crossed.ipynb #161244ca
+# %% ../../nbs/202_crossed.ipynb #85617aa1
 def denominators(N:np.ndarray, # counts [..., 9]
                  metric:str)->np.ndarray:
     "The sentences behind a metric in each cell: all (accuracy), those not of the class (FPR), those of it (TPR)."
@@ -162,7 +162,8 @@ def denominators(N:np.ndarray, # counts [..., 9]
 
 def hits(N:np.ndarray, # counts [..., 9]
          metric:str)->np.ndarray:
-    "The sentences a metric counts in each cell: correct (accuracy), predicted the class (FPR: of another class; TPR: of it)."
+    ("The sentences a metric counts in each cell: correct (accuracy), predicted the class (FPR: of another class; "
+     "TPR: of it).")
     C = N.reshape(*N.shape[:-1], 3, 3)
     if metric == "accuracy": return np.trace(C, axis1=-2, axis2=-1)
     k = CLASS_NAMES.index(metric.rsplit("_", 1)[0]); tp = C[..., k, k]
@@ -184,7 +185,7 @@ def share_squares(den:np.ndarray, # [W]: each term's sentences (or cells) in its
     a = np.divide(den, dg, out=np.zeros_like(den), where=dg > 0)
     return np.bincount(tg, a ** 2, minlength=G)
 
-# %% ../../nbs/202_crossed.ipynb #8fa2b80b
+# %% ../../nbs/202_crossed.ipynb #d261f48d
 ESTIMANDS = {"group": "group over its terms", "terms": "these terms", "term": "this term",
              "pooled": "group over its terms (term variance pooled over its attribute's groups)",
              "assumed": "group over its terms (term SD {sd:g} assumed)"}
@@ -217,12 +218,12 @@ def pooled_gap(num:np.ndarray, # [..., P, T, G] each group's hits per prompt and
     gap = np.where(np.isfinite(R), np.einsum("...gh,...h->...g", c, np.nan_to_num(R)), np.nan)
     return gap, np.einsum("...gh,...pth->...gpt", c, u), c
 
-# %% ../../nbs/202_crossed.ipynb #0c601992
+# %% ../../nbs/202_crossed.ipynb #03e6455a
 DF_FLOOR = 1   # the crossed interval's df never fall below 1: a variance from one contrast
 
 def ms_sums(parts:list # (coefficient, mean square, df) triples
            )->tuple[np.ndarray, np.ndarray]:
-    "Σ c·MS and Σ (c·MS)²/df of a linear combination of mean squares (a part of infinite df adds nothing to the second)."
+    "Σ c·MS and Σ (c·MS)²/df of a linear combination of mean squares (a part of infinite df adds nothing to the latter)."
     v = sum(c * M for c, M, _ in parts)
     den = sum(np.divide((c * M) ** 2, d, out=np.zeros(np.broadcast(c, M, d).shape), where=np.asarray(d) > 0)
               for c, M, d in parts)
@@ -230,7 +231,7 @@ def ms_sums(parts:list # (coefficient, mean square, df) triples
 
 def satterthwaite(parts:list # (coefficient, mean square, df) triples: the variance is Σ coefficient · mean square
                  )->tuple[np.ndarray, np.ndarray]:
-    "A linear combination of mean squares and its Satterthwaite df: (Σ c·MS)² / Σ (c·MS)²/df (inf: a known variance)."
+    "A linear combination of mean squares and its Satterthwaite df: (Σ c·MS)² / Σ (c·MS)²/df (inf: known variance)."
     v, den = ms_sums(parts)
     with np.errstate(divide="ignore", invalid="ignore"):
         return v, np.where(den > 0, v ** 2 / den, np.where(v > 0, np.inf, np.nan))
@@ -252,14 +253,14 @@ def gap_components(a2:dict # anova2 of a gap's cells (its Z)
 
 def term_components(a3:dict # term_anova (or pooled_terms) of a group's terms
                    )->dict:
-    "A group's term variance and its interactions with prompts and templates, clipped at 0; the residual; df, templates."
+    "A group's term variance and its interactions with prompts and templates, clipped at 0; residual; df; templates."
     MS = {k: np.asarray(a3[f"SS_{k}"], float) / a3[f"df_{k}"] for k in ("W", "PW", "TW", "E")}; P, T3 = a3["P"], a3["T"]
     return {"term": np.maximum((MS["W"] - MS["PW"] - MS["TW"] + MS["E"]) / (P * T3), 0),
             "prompt:term": np.maximum((MS["PW"] - MS["E"]) / T3, 0),
             "template:term": np.maximum((MS["TW"] - MS["E"]) / P, 0), "term:residual": MS["E"],
             "df": float(a3["df_W"]), "templates": float(T3)}
 
-# %% ../../nbs/202_crossed.ipynb #80b41cfa
+# %% ../../nbs/202_crossed.ipynb #58bb3db4
 def gap_parts(c:dict, # gap_components (or a design's)
               P, T)->list:
     ("(coefficient, mean square, df) of the gap's prompt, template and residual, each mean square rebuilt from the "
@@ -276,9 +277,9 @@ def term_parts(c:dict, # term_components of one group (or a design's)
     return [(q, P * T3 * W + T3 * PW + P * TW + E, r), (-q, T3 * PW + E, r * (P - 1)),
             (-q, P * TW + E, r * (T3 - 1)), (q, E, r * (P - 1) * (T3 - 1))]
 
-# %% ../../nbs/202_crossed.ipynb #21da5156
+# %% ../../nbs/202_crossed.ipynb #bc6063ea
 def _term_fits(num, den, tg, K, pool=False):
-    "Per group of two or more terms: its own term_anova, else (stated) the others' pooled fit (all of them: pool); which."
+    "Per group of two or more terms: its own term_anova, else (stated) the others' pooled fit (every one: pool)."
     with np.errstate(divide="ignore", invalid="ignore"): rw = np.where(den > 0, num / den, np.nan)
     own = {h: a for h in np.flatnonzero(K > 1) if (a := term_anova(rw[..., tg == h])) is not None}
     pooled = pooled_terms(list(own.values()))
@@ -309,16 +310,17 @@ def crossed_fit(num:np.ndarray, # [..., P, T, W] each term's hits per prompt and
         parts += term_parts({x: v[..., None] if np.ndim(v) else v for x, v in tc.items()}, k, P)
     if term_sd is not None and estimand == "group":   # a stated term SD: a known variance, no df of its own
         for h in sorted(set(range(G)) - set(terms)):
-            k = c[..., :, h] ** 2 * S[h]; weight = weight + k; parts.append((k, term_sd ** 2, np.inf)); source[h] = "assumed"
+            k = c[..., :, h] ** 2 * S[h]; weight = weight + k
+            parts.append((k, term_sd ** 2, np.inf)); source[h] = "assumed"
     var, df = satterthwaite(parts); df = np.maximum(df, DF_FLOOR)
     def what(h):
         s = "terms" if estimand == "terms" else {"own": "group"}.get(source.get(h), source.get(h))
         return ESTIMANDS[s or ("term" if K[h] == 1 else "terms")].format(sd=term_sd)
     return dict(gap=gap, var=np.where(np.isfinite(gap), var, np.nan), df=df, estimand=[what(h) for h in range(G)],
-                term_weight=weight, n_terms=K, share_squares=S, n_prompts=P, n_templates=T, components=comp, terms=terms,
-                source=source)
+                term_weight=weight, n_terms=K, share_squares=S, n_prompts=P, n_templates=T, components=comp,
+                terms=terms, source=source)
 
-# %% ../../nbs/202_crossed.ipynb #e9bae313
+# %% ../../nbs/202_crossed.ipynb #ef4ad88b
 CROSSED_COLUMNS = ["se", "df", "estimand", "weighting", "n_templates", "n_terms"]
 PILOT_FIT = ["term_weight", "term_df", "term_templates", "term_share", "term_source"]   # beside the components
 
@@ -331,7 +333,8 @@ def _fits(preds, metrics, centroid, reference=None, estimand="group", term_sd=No
             ref = None if reference is None else groups.index(reference)
             for k in metrics:
                 num, den, keep = metric_cells(N, k)
-                if N.shape[0] > 1 and keep.sum() > 1: f = crossed_fit(num, den, tg, ref, centroid, estimand, term_sd, pool_terms)
+                if N.shape[0] > 1 and keep.sum() > 1:
+                    f = crossed_fit(num, den, tg, ref, centroid, estimand, term_sd, pool_terms)
                 else:   # one prompt, or under two templates: no interval
                     f = dict(var=np.full(len(groups), np.nan), df=np.full(len(groups), np.nan), n_templates=0,
                              estimand=[ESTIMANDS["terms"]] * len(groups), n_terms=np.bincount(tg), fitted=False)
@@ -350,10 +353,11 @@ def crossed_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k p
     ("Mean gap per row with a 95% CI from prompts, templates and identity terms as crossed random effects: the pooled "
      "gap's own SE, each group's term variance, Satterthwaite df on the clipped components' mean squares.")
     from scipy import stats
-    if estimand not in ("group", "terms"): raise SpbiasError(f"estimand {estimand!r} is unknown.", "use group or terms.")
+    if estimand not in ("group", "terms"):
+        raise SpbiasError(f"estimand {estimand!r} is unknown.", "use group or terms.")
     if term_sd is not None and not (np.isfinite(term_sd) and term_sd >= 0):
-        raise SpbiasError(f"term SD {term_sd!r} is not a number at or above 0.", "give a standard deviation on the rate "
-                          "scale, e.g. --term-sd 0.05.")
+        raise SpbiasError(f"term SD {term_sd!r} is not a number at or above 0.",
+                          "give a standard deviation on the rate scale, e.g. --term-sd 0.05.")
     fits, counts = _fits(preds, metrics, centroid, reference, estimand, term_sd, pool_terms)
     rows = []
     for m, d, c, groups, k, f in fits:
@@ -378,7 +382,7 @@ def crossed_summary(preds:pd.DataFrame, # the predictions behind `gaps` (top-k p
     out["p_value"] = np.where(ok, p, np.nan)
     return out
 
-# %% ../../nbs/202_crossed.ipynb #4d6149a9
+# %% ../../nbs/202_crossed.ipynb #03d65659
 TERM_COMPONENTS = ("term", "prompt:term", "template:term", "term:residual")
 
 def variance_components(preds:pd.DataFrame, # predictions with template_id (the prompts to fit: choose them first)

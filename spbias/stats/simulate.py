@@ -65,8 +65,8 @@ def crossed_intervals(Y:np.ndarray, # outcomes [R, P, T, W] (simulate_cells, sim
                       incidence:np.ndarray|None=None, # [T, W]: which terms each template holds (None: all)
                       term_sd:float|None=None # a stated term SD for groups of one term
                      )->dict:
-    ("The crossed 95% interval `[R, G]` of each group's mean gap as `spbias gaps` makes it (`crossed_fit`, within ±1), "
-     "with its point estimate, df and estimand (the reference, if any, left out).")
+    ("The crossed 95% interval `[R, G]` of each group's mean gap as `spbias gaps` makes it (`crossed_fit`, within "
+     "±1), with its point estimate, df and estimand (the reference, if any, left out).")
     K = np.asarray(terms); G = len(K); tg = np.repeat(np.arange(G), K)
     inc = np.ones(Y.shape[-2:], Y.dtype) if incidence is None else np.asarray(incidence, Y.dtype)
     f = crossed_fit((Y * inc).astype(float), inc.astype(float), tg, reference, "mean", estimand, term_sd)
@@ -118,7 +118,8 @@ def coverage_of(intervals:dict, truth:np.ndarray)->dict:
 
 # %% ../../nbs/210_simulate.ipynb #9e71fbb1
 EFFECT_LAWS = ("normal", "skewed", "t3")
-LOGIT_KEYS = ("prompt_group", "template_group", "term", "prompt_term", "template_term", "prompt_template", "other_class")
+LOGIT_KEYS = ("prompt_group", "template_group", "term", "prompt_term", "template_term", "prompt_template",
+              "other_class")
 
 def effects(rng:np.random.Generator, law:str, sd:float, shape:tuple)->np.ndarray:
     "Draws of SD `sd`: normal, skewed (a centred exponential, skewness 2) or t3 (Student's t, 3 df, scaled to sd)."
