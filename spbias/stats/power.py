@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from ..core import SpbiasError, save_table
 from .intervals import ALPHA, SUMMARY_KEYS
-from .crossed import TERMS_ASSUMED, variance_components, design_se, design_table, design_arrays
+from .crossed import variance_components
+from .design import TERMS_ASSUMED, design_se, design_table, design_arrays
 
 # %% auto #0
 __all__ = ['POWER', 'GAP_BOUND', 'LIMITS', 'UNLIMITED', 'UNIT', 'DF_RULE', 'power_t', 'mde', 'family_alpha', 'add_mde',
