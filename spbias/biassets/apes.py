@@ -313,10 +313,11 @@ def main(argv:list[str]|None=None)->int:
     g.add_argument("--out", type=Path, required=True, help="output CSV")
     g.add_argument("--question", default=" Yes or No?", help="text appended to each statement")
     g.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
+    g.reads("--templates", "--domains"); g.writes("--out")   # apart from them (checks.check_outputs)
     sub.add_parser("predict", help="ask a model (spbias.scoring.probe)"); sub.add_parser("report", help="summarise answers (spbias.scoring.probe)")
     a = ap.parse_args(argv)
     from spbias.checks import check_out, check_input_file, write_outputs
-    check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet"), apart={"--templates": a.templates, "--domains": a.domains})
+    check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet"))
     check_input_file(a.templates, "--templates", "an APES templates CSV")
     df = generate_apes(a.templates, a.domains, a.question)
     write_outputs([(a.out, lambda p: save_table(df, p))])   # a full disk: one line, the old file back

@@ -221,6 +221,8 @@ def main(argv:list[str]|None=None)->int:
                     help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     from spbias.biassets.harness_tasks import add_task_arguments, output_exts, bias_set_output
     add_task_arguments(ap)   # --format lm-eval|inspect: the set as a harness's task (spbias.biassets.harness_tasks)
+    ap.reads("which", label="TEMPLATES"); ap.reads("--terms", "--source")   # a task's NAME.jsonl is an output too:
+    ap.writes("--out", paths=lambda a: [a.out, *([a.out.with_suffix(".jsonl")] if a.format != "table" and a.out.name else [])])
     a = ap.parse_args(argv)
     from spbias.checks import check_out, write_outputs
     built_in = a.which in BUILT_IN_SETS
@@ -242,7 +244,6 @@ def main(argv:list[str]|None=None)->int:
     if not built_in and not Path(a.which).is_file():
         raise SpbiasError(f"template file {a.which} not found.", "check the path.")
     left, exts = {"slotless": []}, output_exts(a, (".tsv", ".csv", ".parquet"))
-    ins = {"TEMPLATES": None if built_in else a.which, "--terms": a.terms, "--source": a.source}   # never replaced
     if a.which in ("czarnowska", "ours"):
         src, layout, attrs = bias_source(a.which, a.source)
         if a.attributes is not None:  # an attribute's name, or the category it writes (grouped_age): both name it
@@ -256,15 +257,15 @@ def main(argv:list[str]|None=None)->int:
             if bad: raise SpbiasError(f"--attributes: {bad} are not in the layout of the {a.which} templates.",
                                       f"use attributes ({', '.join(layout['attributes'])}) or their categories "
                                       f"({', '.join(by_cat)}).")
-        check_out(a.out, a.force, exts=exts, apart=ins)
+        check_out(a.out, a.force, exts=exts)
         df = generate(src, attrs, layout, unmarked=a.unmarked)
         if a.set_name: df["set"] = a.set_name
     elif built_in:
-        check_out(a.out, a.force, exts=exts, apart=ins)
+        check_out(a.out, a.force, exts=exts)
         df, left = unstated_norms_set(a.which, a.source, a.unmarked)
         if a.set_name: df["set"] = a.set_name
     else:
-        check_out(a.out, a.force, exts=exts, apart=ins)
+        check_out(a.out, a.force, exts=exts)
         terms = read_terms(a.terms, a.category, a.slot)
         df, left = fill_template_file(a.which, terms, a.set_name or Path(a.which).stem, a.unmarked, terms_path=a.terms)
     write_outputs([bias_set_output(a, df, save_bias_set)])   # a full disk: one line, the old file back

@@ -377,15 +377,16 @@ def main(argv:list[str]|None=None)->int:
                     help="comma-separated metrics of the figure")
     ap.add_argument("--force", action="store_true",
                     help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
+    ap.reads("sides", "--select"); ap.writes("--out", "--mcnemar")   # apart from both sides (checks.check_outputs)
+    ap.writes("--figure", paths=lambda a: a.figure and [a.figure.with_suffix(s) for s in (".png", ".pdf")])
     a = ap.parse_args(argv)
     a.a, a.b = split_sides(a.sides)
-    ins = {"A": [q for s in a.a for q in s.split(",")], "B": [q for s in a.b for q in s.split(",")]}   # never replaced
-    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS), apart=ins)
+    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     if a.mcnemar:
-        check_out(a.mcnemar, a.force, exts=tuple(TABLE_FORMATS), flag="--mcnemar", apart=ins | {"--out": a.out})
+        check_out(a.mcnemar, a.force, exts=tuple(TABLE_FORMATS), flag="--mcnemar", apart={"--out": a.out})
     figs = [a.figure.with_suffix(s) for s in (".png", ".pdf")] if a.figure else []
     for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure",
-                             apart=ins | {"--out": a.out, "--mcnemar": a.mcnemar})
+                             apart={"--out": a.out, "--mcnemar": a.mcnemar})
     fig_metrics = tuple(m.strip() for m in a.figure_metrics.split(","))
     if bad := [m for m in fig_metrics if m not in METRICS]:
         raise SpbiasError(f"--figure-metrics: {bad} name no metric.", f"use some of: {', '.join(METRICS)}.")

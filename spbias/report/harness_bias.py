@@ -202,6 +202,8 @@ def main(argv:list[str]|None=None)->int:
     c.add_argument("a", help="model A's lm-eval samples_crows_pairs*.jsonl"); c.add_argument("b", help="model B's")
     for p in (b, c): p.add_argument("--out", help="CSV to write (default: print only)")
     for p in (r, b, c): p.add_argument("--force", action="store_true", help="move an existing --out aside")
+    r.reads("logs", "--map"); b.reads("logs"); c.reads("a", "b")
+    for p in (r, b, c): p.writes("--out")   # apart from the logs read (checks.check_outputs)
     a = ap.parse_args(argv)
     if a.out: check_out(a.out, a.force, exts=(".tsv", ".csv", ".parquet") if a.what == "read" else (".csv",))
     if a.what == "read":

@@ -29,6 +29,9 @@ def _margin(s:str)->float:
     if not (np.isfinite(v) and v > 0):
         raise argparse.ArgumentTypeError(f"{s} is no positive margin. Fix: give the smallest gap that would matter, "
                                          "e.g. 0.05.")
+    if v >= 1:   # a gap of rates lies within ±1: every gap would be called equivalent (once accepted)
+        raise argparse.ArgumentTypeError(f"{s} is no margin for a gap of rates: every gap lies within ±1, so each would "
+                                         "be called equivalent. Fix: give the smallest gap that would matter, e.g. 0.05.")
     return v
 
 def add_claim_arguments(ap # the `spbias gaps` parser

@@ -295,12 +295,12 @@ def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", sel
     return pd.concat(tabs, ignore_index=True), pd.concat(runs, ignore_index=True)
 
 # %% ../../nbs/211_metrics.ipynb #a91409e3
-def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run"), apart:dict|None=None):
-    "The --force rule of `checks.check_out` for each output table (None: not asked for), each apart from `apart`."
+def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run")):
+    "The --force rule of `checks.check_out` for each output table (None: not asked for; the inputs: the parser's)."
     from spbias.checks import check_out
     from spbias.core import TABLE_FORMATS
     for p, flag in zip(paths, flags):
-        if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag, apart=apart)
+        if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag)
 
 DEFAULT_CI_TEXT = ("crossed, the method closest to 95%% coverage on the measured designs, centroid gaps and gaps to a "
                    "--reference group alike (benchmarks/results/coverage_designs.json, coverage_reference.json); t "
@@ -357,13 +357,14 @@ def main_gaps(argv:list[str]|None=None,
                     help="move an existing --out (and --per-run) aside (OUT.replaced-<time>) instead of refusing")
     from spbias.stats.claims import add_claim_arguments, check_claim_arguments, apply_claims
     add_claim_arguments(ap)   # --confirmatory, --exploratory, --margin, --contrasts, --selection, --n-validation
+    ap.needs("--exploratory", "--confirmatory", "it adjusts the gaps --confirmatory leaves out of its family")
+    ap.reads("predictions", "--select", "--runs"); ap.writes("--out", "--per-run", "--selection")   # checks.check_outputs
     a = ap.parse_args(argv)
     if a.per_run is not None and a.per_run.resolve() == a.out.resolve():   # the per-run table would overwrite --out
         other = a.out.with_stem(a.out.stem + "-per-run")
         raise SpbiasError(f"--per-run {a.per_run} is the same file as --out.",
                           f"name another file for the per-run gaps, e.g. --per-run {other}.")
-    _refuse_overwrite([a.out, a.per_run, a.selection], a.force, ("--out", "--per-run", "--selection"),
-                      apart={"PREDICTIONS": a.predictions})
+    _refuse_overwrite([a.out, a.per_run, a.selection], a.force, ("--out", "--per-run", "--selection"))
     check_claim_arguments(a)
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions, pool_runs=a.pool_runs)
@@ -415,8 +416,10 @@ def main_table2(argv:list[str]|None=None)->int:
     ap.add_argument("--wide", action="store_true", help="write the pivoted table (groups × dataset/metric)")
     ap.add_argument("--force", action="store_true",
                     help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
+    ap.needs("--exploratory", "--confirmatory", "it adjusts the gaps --confirmatory leaves out of its family")
+    ap.reads("gaps"); ap.writes("--out")   # apart from the gap table read (checks.check_outputs)
     a = ap.parse_args(argv)
-    _refuse_overwrite([a.out], a.force, apart={"GAPS": a.gaps})
+    _refuse_overwrite([a.out], a.force)
     from spbias.checks import check_input_file, write_outputs
     check_input_file(a.gaps, "GAPS", "the gap table `spbias gaps` wrote")
     metrics = tuple(m.strip() for m in a.metrics.split(","))

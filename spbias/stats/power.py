@@ -218,7 +218,7 @@ def main(argv:list[str]|None=None,
         )->int:
     "`spbias power`: from a pilot's variance components, the prompts, templates and terms needed to detect a gap."
     from spbias.args import HelpFormatter, ArgumentParser
-    from spbias.checks import share, check_out, write_outputs, positive_int
+    from spbias.checks import share, open_share, check_out, write_outputs, positive_int
     from spbias.core import TABLE_FORMATS
     from spbias.formats.predictions import (METRICS, add_prompt_choice_arguments, group_metrics, load_predictions,
                                     read_selection, select_groups, top_runs)
@@ -228,7 +228,7 @@ def main(argv:list[str]|None=None,
     ap.add_argument("predictions", nargs="+", help="the pilot's predictions files, folders or quoted glob patterns")
     ap.add_argument("--gap", type=share, required=True, help="the gap to detect, on the rate scale (e.g. 0.05)")
     ap.add_argument("--metrics", default="positive_FPR,negative_FPR", help="comma-separated metrics")
-    ap.add_argument("--power", type=share, default=POWER, help="the power wanted")
+    ap.add_argument("--power", type=open_share, default=POWER, help="the power wanted")
     for what in ("prompts", "templates", "terms"):
         ap.add_argument(f"--{what}", type=positive_int, default=None,
                         help=f"{what} of the design (per group for terms) where not the pilot's: the others' "
@@ -236,6 +236,7 @@ def main(argv:list[str]|None=None,
     ap.add_argument("--out", type=Path, help="also write the table here (CSV)")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside instead of refusing")
     add_prompt_choice_arguments(ap)
+    ap.reads("predictions", "--select"); ap.writes("--out")   # apart from the pilot's files (checks.check_outputs)
     a = ap.parse_args(argv)
     metrics = [m.strip() for m in a.metrics.split(",")]
     bad = sorted(set(metrics) - set(METRICS))
