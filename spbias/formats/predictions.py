@@ -10,6 +10,7 @@ import numpy as np, pandas as pd
 from ..core import SpbiasError
 from ..checks import check_utf8, load_table_or_fail
 from .harness import log_kind, read_log
+from .prediction_checks import pooled_runs, runs_apart, _one_spelling_across
 from ..schemas import check_table, check_text, numeric_view
 from .prediction_format import (BASE_COLUMNS, CLASS_NAMES, DEGENERATE_SHARE, KEEP_COLUMNS,
                                              PRED_COUNT_COLUMNS, QUALITY_COLUMNS,
@@ -19,12 +20,11 @@ _all_ = ["BASE_COLUMNS", "CLASS_NAMES", "DEGENERATE_SHARE", "PRED_COUNT_COLUMNS"
 
 
 # %% auto #0
-__all__ = ['PAPERS_SELECTION', 'SELECT_HOW', 'DISTRIBUTION_COLUMNS', 'expand_inputs', 'load_predictions', 'pooled_runs',
-           'runs_apart', 'confusion', 'rates', 'group_metrics', 'read_selection', 'select_groups', 'run_gaps',
-           'top_runs', 'class_quality', 'majority_share', 'quality_columns', 'summary_quality', 'prompt_quality',
-           'degenerate', 'choose_prompts', 'add_prompt_choice_arguments', 'BASE_COLUMNS', 'CLASS_NAMES',
-           'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS', 'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS', 'METRICS', 'KEYS',
-           'PREDICTIONS']
+__all__ = ['PAPERS_SELECTION', 'SELECT_HOW', 'DISTRIBUTION_COLUMNS', 'expand_inputs', 'load_predictions', 'confusion', 'rates',
+           'group_metrics', 'read_selection', 'select_groups', 'run_gaps', 'top_runs', 'class_quality',
+           'majority_share', 'quality_columns', 'summary_quality', 'prompt_quality', 'degenerate', 'choose_prompts',
+           'add_prompt_choice_arguments', 'BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS',
+           'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS', 'METRICS', 'KEYS', 'PREDICTIONS']
 
 # %% ../../nbs/101_predictions.ipynb #d5ff04bb
 def _parse(path:Path, text:dict, src=None # the file's bytes (a BytesIO, decompressed); None: read from path
@@ -167,42 +167,6 @@ def load_predictions(paths:list|str|Path, # predictions files, folders (every *.
     runs_apart(out, where, pool_runs)
     return out
 
-
-# %% ../../nbs/101_predictions.ipynb #5a1c0e02
-def pooled_runs(preds:pd.DataFrame # predictions (load_predictions, with its `run` column)
-               )->pd.DataFrame:
-    "Per model and tuning set with distinct runs: each run_id and its prompts (one of one prompt: a run beside one of several)."
-    n = preds.groupby(["model", "dataset", "run_id"], sort=True).run.nunique().rename("prompts").reset_index()
-    return n[n.groupby(["model", "dataset"]).prompts.transform(lambda p: len(p) > 1 and (p > 1).any()).astype(bool)]
-
-def runs_apart(preds:pd.DataFrame, where:dict|None=None, # predictions; run_id -> the files that hold it (for the message)
-               pool_runs:bool=False)->None: # pool them, with one warning line per model and tuning set
-    "Refuse distinct runs of one model and tuning set in one table (one line), or say once that they are pooled."
-    for (m, d), g in pooled_runs(preds).groupby(["model", "dataset"], sort=True):
-        runs = ", ".join(f"{r} ({k} prompt{'s' * (k > 1)})" for r, k in zip(g.run_id, g.prompts))
-        if pool_runs: warnings.warn(f"{m}/{d}: {len(g)} runs pooled as --pool-runs asks ({runs}): their prompts compete "
-                                    "for one top k and count as one run's"); continue
-        files = list(dict.fromkeys(f for r in g.run_id for f in (where or {}).get(r, [])))
-        holds = (f"{' and '.join(files)} hold" if len(files) > 1 else f"{files[0]} holds") if files else "the predictions hold"
-        raise SpbiasError(f"{holds} {len(g)} runs of model {m} tuned on {d}: {runs}; pooled, their prompts would compete "
-                          "for one top k as if one run's.", "pass one run per model and tuning set (compare two runs with "
-                          "spbias compare A B), or add --pool-runs to pool them on purpose.")
-
-
-# %% ../../nbs/101_predictions.ipynb #9750d743
-def _one_spelling_across(frames:list, # the tables read (each checked on its own: one spelling within it)
-                         files:list):
-    "Refuse a category, or a group of one category, spelt two ways in two of the files read together."
-    first = {}   # (kind, category, name), stripped and case-folded -> (spelling, file)
-    fold = lambda s: str(s).strip().casefold()
-    for df, f in zip(frames, files):
-        for cat, grp in df[["category", "group"]].drop_duplicates().itertuples(index=False, name=None):
-            for kind, key, name, also in (("category", "", cat, ""), ("group", fold(cat), grp, f" (category {cat})")):
-                spelt, where = first.setdefault((kind, key, fold(name)), (name, f))
-                if spelt != name:
-                    plural = "categories" if kind == "category" else "groups"
-                    raise SpbiasError(f"{f}: {kind} {name!r} and {spelt!r} ({where}) are one {kind} spelt two ways{also}.",
-                                      f"spell each {kind} one way (two spellings are counted as two {plural}).")
 
 # %% ../../nbs/101_predictions.ipynb #e946a094
 def _rate(num, den):

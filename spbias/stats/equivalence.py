@@ -77,6 +77,9 @@ def parse_margin(s # "0.05" / "abs:0.05" (absolute), "20%" / "rel:0.2" (relative
         if not (np.isfinite(v) and v > 1):
             raise SpbiasError(f"--margin {s}: an odds-ratio margin must be above 1.", "e.g. --margin or:1.25.")
         return Margin(float(np.log(v)), "log-odds")
+    if scale == "absolute" and not pct and v >= 1:   # every gap of rates lies within ±1
+        raise SpbiasError(f"--margin {s}: an absolute margin of {v:g} is no margin for a gap of rates: every gap lies "
+                          "within ±1, so each would be called equivalent.", "give the smallest gap that would matter, e.g. 0.05.")
     return Margin(v, "relative" if pct else scale)
 
 # %% ../../nbs/204_equivalence.ipynb #6bf1c2f8

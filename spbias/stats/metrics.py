@@ -358,7 +358,7 @@ def main_gaps(argv:list[str]|None=None,
     from spbias.stats.claims import add_claim_arguments, check_claim_arguments, apply_claims
     add_claim_arguments(ap)   # --confirmatory, --exploratory, --margin, --contrasts, --selection, --n-validation
     ap.needs("--exploratory", "--confirmatory", "it adjusts the gaps --confirmatory leaves out of its family")
-    ap.reads("predictions", "--select", "--runs"); ap.writes("--out", "--per-run", "--selection")   # checks.check_outputs
+    ap.reads("predictions", "--select", "--runs", "--confirmatory", "--validation-answers"); ap.writes("--out", "--per-run", "--selection")   # checks.check_outputs
     a = ap.parse_args(argv)
     if a.per_run is not None and a.per_run.resolve() == a.out.resolve():   # the per-run table would overwrite --out
         other = a.out.with_stem(a.out.stem + "-per-run")
@@ -417,7 +417,7 @@ def main_table2(argv:list[str]|None=None)->int:
     ap.add_argument("--force", action="store_true",
                     help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     ap.needs("--exploratory", "--confirmatory", "it adjusts the gaps --confirmatory leaves out of its family")
-    ap.reads("gaps"); ap.writes("--out")   # apart from the gap table read (checks.check_outputs)
+    ap.reads("gaps", "--confirmatory"); ap.writes("--out")   # apart from the gap table read (checks.check_outputs)
     a = ap.parse_args(argv)
     _refuse_overwrite([a.out], a.force)
     from spbias.checks import check_input_file, write_outputs
