@@ -11,7 +11,8 @@ from .intervals import ALPHA, SUMMARY_KEYS, adjust_pvalues, mirror_of
 
 # %% auto #0
 __all__ = ['validation_se', 'validation_prompts', 'validation_correct', 'paired_difference', 'cut_comparison', 'choice_noise',
-           'run_folder_prompts', 'selection_tests', 'estimands', 'selection_table', 'selection_note']
+           'run_folder_prompts', 'selection_tests', 'slope_permutation', 'estimands', 'selection_table',
+           'selection_note']
 
 # %% ../../nbs/207_selection.ipynb #6ab15c66
 def validation_se(accuracy, # validation accuracy (share correct)
@@ -33,7 +34,7 @@ def validation_prompts(preds:pd.DataFrame, # predictions (load_predictions)
     q["n_validation"] = counted.fillna(np.nan if n_validation is None else n_validation)
     return q[["model", "dataset", "run", "validation_accuracy", "n_validation"]]
 
-# %% ../../nbs/207_selection.ipynb #eaa9efeb
+# %% ../../nbs/207_selection.ipynb #06a596df
 _ANSWERS_FIX = ("score every prompt on the run's own validation sample (the sentences `spbias tune` evaluated on), e.g. "
                 "`spbias predict --run RUN --testset SAMPLE.tsv`, and pass that file.")
 
@@ -75,7 +76,7 @@ def validation_correct(answers:pd.DataFrame, # every prompt's answers on its val
                               _ANSWERS_FIX)
     return out
 
-# %% ../../nbs/207_selection.ipynb #a093bead
+# %% ../../nbs/207_selection.ipynb #c16f8942
 def paired_difference(a, b # 0/1 correctness of two prompts on the same n sentences, in the same order
                      )->dict:
     ("Accuracy of a minus b on the same sentences: diff, its paired SE sd(d)/√n (d = a − b per sentence, ddof 1), n, "
@@ -126,15 +127,18 @@ def choice_noise(prompts:pd.DataFrame, # validation_prompts' table
                  cut:pd.DataFrame|None=None # cut_comparison's table: the paired columns too
                 )->pd.DataFrame:
     ("Per model and tuning set: prompts, k, the chosen accuracies' range, the k-th's accuracy and its binomial SE, the "
-     "prompts within 1 and 2 SE of it (all, and those left out); with `cut`, the same by each prompt's paired SE.")
+     "prompts within 1 and 2 SE of it (all, and those left out); with `cut`, the same by each prompt's paired SE (and n "
+     "from its sentences where the prompts record none).")
     rows = []
     pick = set(map(tuple, chosen[["model", "dataset", "run"]].drop_duplicates().to_numpy()))
+    answered = {} if cut is None or not len(cut) else cut.groupby(["model", "dataset"]).n.first().to_dict()
     for (m, d), g in prompts.groupby(["model", "dataset"], sort=True):
         inside = np.array([(m, d, r) in pick for r in g.run])
         acc = g.validation_accuracy.to_numpy(float)
         k = int(inside.sum()); top = acc[inside]
         kth = np.nanmin(top) if k and np.isfinite(top).any() else np.nan
         n = g.n_validation.to_numpy(float)[inside].min() if k else np.nan
+        if not np.isfinite(n): n = float(answered.get((m, d), np.nan))   # the answers' sentences, where none recorded
         se = float(validation_se(kth, n))
         others = ~(inside & (acc == kth))   # the k-th itself not counted (one of a tie stays in)
         if k and (inside & (acc == kth)).sum() > 1: others[np.flatnonzero(inside & (acc == kth))[1:]] = True
@@ -172,7 +176,7 @@ def run_folder_prompts(folders:list, # run folders written by `spbias tune` (con
                              n_validation=cfg.get("split_sizes", {}).get("validation", np.nan)))
     return pd.DataFrame(rows, columns=["model", "dataset", "run", "validation_accuracy", "n_validation"])
 
-# %% ../../nbs/207_selection.ipynb #c2e959f9
+# %% ../../nbs/207_selection.ipynb #2c37fbb5
 def _gap_keys(t:pd.DataFrame)->list: return [c for c in ("set", "gap_to") if c in t] + SUMMARY_KEYS
 
 def _welch(Y, top):
@@ -219,6 +223,35 @@ def selection_tests(every_run:pd.DataFrame, # per-run gaps of every prompt (gap_
         out.append(wide.index.to_frame(index=False).assign(**_welch(Y, top), **_ols(x, Y)))
     return pd.concat(out, ignore_index=True)
 
+# %% ../../nbs/207_selection.ipynb #c1f80219
+def _unmirrored(wide:pd.DataFrame)->pd.DataFrame:
+    "The rows of a gap × prompt table, the second group of a two-group attribute left out where its gaps mirror the first."
+    idx = wide.index.to_frame(index=False); drop = np.zeros(len(wide), bool)
+    for _, g in idx.groupby([c for c in idx if c not in ("group",)], sort=False):
+        if len(g) == 2 and np.allclose(wide.iloc[g.index[0]].to_numpy(float), -wide.iloc[g.index[1]].to_numpy(float),
+                                       atol=1e-12, equal_nan=True): drop[g.index[1]] = True
+    return wide[~drop]
+
+def slope_permutation(every_run:pd.DataFrame, # per-run gaps of every prompt (gap_tables(preds, top_k=0)[1])
+                      prompts:pd.DataFrame, # per prompt: model, dataset, run, validation_accuracy
+                      n_perm:int=2000, # permutations of the accuracies across prompts
+                      seed:int=0 # the permutations' seed
+                     )->pd.DataFrame:
+    ("Per model and tuning set: the gaps whose slope on validation accuracy has p < 0.05, and how many permuted "
+     "accuracies give (null median, 95th percentile, permutation p): one test of the family, the gaps' dependence kept.")
+    rng, keys, rows = np.random.default_rng(seed), _gap_keys(every_run), []
+    acc = prompts.drop_duplicates(["model", "dataset", "run"]).set_index(["model", "dataset", "run"]).validation_accuracy
+    for (m, d), g in every_run.groupby(["model", "dataset"], sort=True):
+        wide = _unmirrored(g.set_index(keys + ["run"]).gap.unstack("run"))
+        x = np.array([acc.get((m, d, r), np.nan) for r in wide.columns], float); Y = wide.to_numpy(float)
+        count = lambda xs: int((_ols(xs, Y)["slope_p"] < ALPHA).sum())
+        null = np.array([count(rng.permutation(x)) for _ in range(n_perm)])
+        obs = count(x)
+        rows.append(dict(model=m, dataset=d, slope_tests=int(np.isfinite(_ols(x, Y)["slope_p"]).sum()), slope_count=obs,
+                         slope_count_null_median=float(np.median(null)), slope_count_null_95=float(np.percentile(null, 95)),
+                         slope_count_p=(1 + (null >= obs).sum()) / (1 + n_perm), slope_n_perm=n_perm))
+    return pd.DataFrame(rows)
+
 # %% ../../nbs/207_selection.ipynb #c3a1ef58
 def estimands(k, n)->tuple[str, str]:
     "The two estimands' names: the top-k procedure (k of n tuned prompts) and a random tuned prompt (all n)."
@@ -254,13 +287,13 @@ def selection_table(top:pd.DataFrame, # the gap table of the chosen (top-k) prom
                 out.loc[g.index, f"{p}_holm"] = adjust_pvalues(g.assign(p_value=g[p]), "holm", "all")
     return out if noise is None else out.merge(noise, on=["model", "dataset"], how="left")
 
-# %% ../../nbs/207_selection.ipynb #73bfdc15
+# %% ../../nbs/207_selection.ipynb #659f5b10
 def _span(s, f)->str: return f"{f(s.min())}" if s.min() == s.max() else f"{f(s.min())}–{f(s.max())}"
 
 def selection_note(st:pd.DataFrame # selection_table's table
                   )->str:
     ("One line: the two estimands, how many gaps changed significance, the shifts and their tests, the slopes on "
-     "validation accuracy, and the validation SE at the cut (paired where the answers were given).")
+     "validation accuracy (and their permutation count test), and the validation SE at the cut (paired where given).")
     one = st[st.get("mirror_of", pd.Series("", index=st.index)).fillna("") == ""]
     shift, per = one["shift"].abs(), st.drop_duplicates(["model", "dataset"])
     k, n = one.n_runs_top.dropna(), one.n_runs_all.dropna()
@@ -274,6 +307,11 @@ def selection_note(st:pd.DataFrame # selection_table's table
                  f"gaps ({int((t.shift_p_holm < ALPHA).sum())} after Holm within model × tuning set); slope of the gap on "
                  f"validation accuracy (OLS, n = {_span(t.slope_n, int)} prompts) at p < 0.05 for "
                  f"{int((t.slope_p < ALPHA).sum())} ({int((t.slope_p_holm < ALPHA).sum())} after Holm)")
+    if "slope_count" in per and per.slope_count.notna().any():
+        q = per[per.slope_count.notna()]
+        text += (f"; against {int(q.slope_n_perm.iloc[0])} permutations of validation accuracy across prompts: " + ", ".join(
+            f"{r.model}/{r.dataset} {int(r.slope_count)} of {int(r.slope_tests)} (null median {r.slope_count_null_median:g}, "
+            f"95th percentile {r.slope_count_null_95:g}, p = {r.slope_count_p:.2g})" for r in q.itertuples()))
     if "validation_se" in st and st.validation_se.notna().any():
         per = per[per.validation_se.notna()]
         text += (f"; validation SE at the k-th prompt {_span(per.validation_se, lambda x: f'{x:.3f}')} "
