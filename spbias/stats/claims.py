@@ -13,8 +13,8 @@ from .multiplicity import (PRESETS, claim_verdicts, declare_families, resolution
 from .equivalence import equivalence, equivalence_note, parse_margin
 from .power import add_mde
 from .contrasts import contrast_text, others_tables
-from .selection import (choice_noise, cut_comparison, run_folder_prompts, selection_note, selection_table,
-                                    selection_tests, validation_correct, validation_prompts)
+from .selection import choice_noise, cut_comparison, run_folder_prompts, selection_note, selection_table
+from .selection import selection_tests, slope_permutation, validation_correct, validation_prompts
 
 # %% auto #0
 __all__ = ['add_claim_arguments', 'check_claim_arguments', 'apply_claims']
@@ -137,7 +137,9 @@ def apply_claims(a, # parsed `spbias gaps` arguments
         if a.validation_answers:   # each prompt's answer on each validation sentence: the paired SE at the cut
             from spbias.formats.predictions import load_predictions
             cut = cut_comparison(validation_correct(load_predictions(a.validation_answers), field), chosen)
-        st = selection_table(gt, every, choice_noise(field, chosen, cut), selection_tests(every_run, field, chosen))
+        noise = choice_noise(field, chosen, cut).merge(slope_permutation(every_run, field), on=["model", "dataset"],
+                                                       how="left")   # the slopes' family test, per model × tuning set
+        st = selection_table(gt, every, noise, selection_tests(every_run, field, chosen))
         outputs.append((a.selection, lambda p: save_table(st, p)))
         lines.append(selection_note(st) + f" (table: {a.selection})")
     return gt, per_run, outputs, lines

@@ -11,7 +11,8 @@ from .intervals import ALPHA, SUMMARY_KEYS, adjust_pvalues, mirror_of
 
 # %% auto #0
 __all__ = ['validation_se', 'validation_prompts', 'validation_correct', 'paired_difference', 'cut_comparison', 'choice_noise',
-           'run_folder_prompts', 'selection_tests', 'estimands', 'selection_table', 'selection_note']
+           'run_folder_prompts', 'selection_tests', 'slope_permutation', 'estimands', 'selection_table',
+           'selection_note']
 
 # %% ../../nbs/207_selection.ipynb #6ab15c66
 def validation_se(accuracy, # validation accuracy (share correct)
@@ -33,7 +34,7 @@ def validation_prompts(preds:pd.DataFrame, # predictions (load_predictions)
     q["n_validation"] = counted.fillna(np.nan if n_validation is None else n_validation)
     return q[["model", "dataset", "run", "validation_accuracy", "n_validation"]]
 
-# %% ../../nbs/207_selection.ipynb #eaa9efeb
+# %% ../../nbs/207_selection.ipynb #18406792
 _ANSWERS_FIX = ("score every prompt on the run's own validation sample (the sentences `spbias tune` evaluated on), e.g. "
                 "`spbias predict --run RUN --testset SAMPLE.tsv`, and pass that file.")
 
@@ -75,7 +76,7 @@ def validation_correct(answers:pd.DataFrame, # every prompt's answers on its val
                               _ANSWERS_FIX)
     return out
 
-# %% ../../nbs/207_selection.ipynb #a093bead
+# %% ../../nbs/207_selection.ipynb #246e8e54
 def paired_difference(a, b # 0/1 correctness of two prompts on the same n sentences, in the same order
                      )->dict:
     ("Accuracy of a minus b on the same sentences: diff, its paired SE sd(d)/√n (d = a − b per sentence, ddof 1), n, "
@@ -126,15 +127,18 @@ def choice_noise(prompts:pd.DataFrame, # validation_prompts' table
                  cut:pd.DataFrame|None=None # cut_comparison's table: the paired columns too
                 )->pd.DataFrame:
     ("Per model and tuning set: prompts, k, the chosen accuracies' range, the k-th's accuracy and its binomial SE, the "
-     "prompts within 1 and 2 SE of it (all, and those left out); with `cut`, the same by each prompt's paired SE.")
+     "prompts within 1 and 2 SE of it (all, and those left out); with `cut`, the same by each prompt's paired SE (and n "
+     "from its sentences where the prompts record none).")
     rows = []
     pick = set(map(tuple, chosen[["model", "dataset", "run"]].drop_duplicates().to_numpy()))
+    answered = {} if cut is None or not len(cut) else cut.groupby(["model", "dataset"]).n.first().to_dict()
     for (m, d), g in prompts.groupby(["model", "dataset"], sort=True):
         inside = np.array([(m, d, r) in pick for r in g.run])
         acc = g.validation_accuracy.to_numpy(float)
         k = int(inside.sum()); top = acc[inside]
         kth = np.nanmin(top) if k and np.isfinite(top).any() else np.nan
         n = g.n_validation.to_numpy(float)[inside].min() if k else np.nan
+        if not np.isfinite(n): n = float(answered.get((m, d), np.nan))   # the answers' sentences, where none recorded
         se = float(validation_se(kth, n))
         others = ~(inside & (acc == kth))   # the k-th itself not counted (one of a tie stays in)
         if k and (inside & (acc == kth)).sum() > 1: others[np.flatnonzero(inside & (acc == kth))[1:]] = True
@@ -172,7 +176,7 @@ def run_folder_prompts(folders:list, # run folders written by `spbias tune` (con
                              n_validation=cfg.get("split_sizes", {}).get("validation", np.nan)))
     return pd.DataFrame(rows, columns=["model", "dataset", "run", "validation_accuracy", "n_validation"])
 
-# %% ../../nbs/207_selection.ipynb #c2e959f9
+# %% ../../nbs/207_selection.ipynb #05af5a34
 def _gap_keys(t:pd.DataFrame)->list: return [c for c in ("set", "gap_to") if c in t] + SUMMARY_KEYS
 
 def _welch(Y, top):
@@ -219,10 +223,44 @@ def selection_tests(every_run:pd.DataFrame, # per-run gaps of every prompt (gap_
         out.append(wide.index.to_frame(index=False).assign(**_welch(Y, top), **_ols(x, Y)))
     return pd.concat(out, ignore_index=True)
 
+# %% ../../nbs/207_selection.ipynb #a92091d0
+def _unmirrored(wide:pd.DataFrame)->pd.DataFrame:
+    "The rows of a gap × prompt table, the second group of a two-group attribute left out where its gaps mirror the first."
+    idx = wide.index.to_frame(index=False); drop = np.zeros(len(wide), bool)
+    for _, g in idx.groupby([c for c in idx if c not in ("group",)], sort=False):
+        if len(g) == 2 and np.allclose(wide.iloc[g.index[0]].to_numpy(float), -wide.iloc[g.index[1]].to_numpy(float),
+                                       atol=1e-12, equal_nan=True): drop[g.index[1]] = True
+    return wide[~drop]
+
+def slope_permutation(every_run:pd.DataFrame, # per-run gaps of every prompt (gap_tables(preds, top_k=0)[1])
+                      prompts:pd.DataFrame, # per prompt: model, dataset, run, validation_accuracy
+                      n_perm:int=2000, # permutations of the accuracies across prompts
+                      seed:int=0 # the permutations' seed
+                     )->pd.DataFrame:
+    ("Per model and tuning set: the gaps whose slope on validation accuracy has p < 0.05, and how many permuted "
+     "accuracies give (null median, 95th percentile, permutation p): one test of the family, the gaps' dependence kept.")
+    rng, keys, rows = np.random.default_rng(seed), _gap_keys(every_run), []
+    acc = prompts.drop_duplicates(["model", "dataset", "run"]).set_index(["model", "dataset", "run"]).validation_accuracy
+    for (m, d), g in every_run.groupby(["model", "dataset"], sort=True):
+        wide = _unmirrored(g.set_index(keys + ["run"]).gap.unstack("run"))
+        x = np.array([acc.get((m, d, r), np.nan) for r in wide.columns], float); Y = wide.to_numpy(float)
+        count = lambda xs: int((_ols(xs, Y)["slope_p"] < ALPHA).sum())
+        null = np.array([count(rng.permutation(x)) for _ in range(n_perm)])
+        obs = count(x)
+        rows.append(dict(model=m, dataset=d, slope_tests=int(np.isfinite(_ols(x, Y)["slope_p"]).sum()), slope_count=obs,
+                         slope_count_null_median=float(np.median(null)), slope_count_null_95=float(np.percentile(null, 95)),
+                         slope_count_p=(1 + (null >= obs).sum()) / (1 + n_perm), slope_n_perm=n_perm))
+    return pd.DataFrame(rows)
+
 # %% ../../nbs/207_selection.ipynb #c3a1ef58
-def estimands(k, n)->tuple[str, str]:
+def estimands(k, n, # prompts chosen, and prompts scored
+              tuned=None # prompts tuned, where more than were scored (None or NaN: all were scored)
+             )->tuple[str, str]:
     "The two estimands' names: the top-k procedure (k of n tuned prompts) and a random tuned prompt (all n)."
     k, n = int(k), int(n)
+    if tuned is not None and np.isfinite(tuned) and tuned > n:
+        return (f"the top-{k} procedure ({k} of {int(tuned)} tuned prompts, kept by validation accuracy)",
+                f"the {n} prompts scored (of {int(tuned)} tuned; not a random tuned prompt)")
     return (f"the top-{k} procedure ({k} of {n} tuned prompts, kept by validation accuracy)",
             f"a random tuned prompt (all {n})")
 
@@ -237,7 +275,10 @@ def selection_table(top:pd.DataFrame, # the gap table of the chosen (top-k) prom
     cols = ["n_runs", "gap_mean", "ci_low", "ci_high", "p_value", "significance"]
     pick = lambda t, sfx: t[keys + [c for c in cols if c in t]].rename(columns={c: f"{c}_{sfx}" for c in cols})
     out = pick(every, "all").merge(pick(top, "top"), on=keys, how="outer", validate="one_to_one")
-    named = [estimands(k, n) if np.isfinite([k, n]).all() else ("", "") for k, n in zip(out.n_runs_top, out.n_runs_all)]
+    tuned = out[["model", "dataset"]].merge(noise, on=["model", "dataset"], how="left").n_prompts.to_numpy(float) \
+        if noise is not None and "n_prompts" in noise else np.full(len(out), np.nan)
+    named = [estimands(k, n, t) if np.isfinite([k, n]).all() else ("", "")
+             for k, n, t in zip(out.n_runs_top, out.n_runs_all, tuned)]
     out["estimand_top"], out["estimand_all"] = [e[0] for e in named], [e[1] for e in named]
     out["shift"] = out.gap_mean_top - out.gap_mean_all
     out["significance_changed"] = out.significance_top.fillna(0) != out.significance_all.fillna(0)
@@ -254,26 +295,37 @@ def selection_table(top:pd.DataFrame, # the gap table of the chosen (top-k) prom
                 out.loc[g.index, f"{p}_holm"] = adjust_pvalues(g.assign(p_value=g[p]), "holm", "all")
     return out if noise is None else out.merge(noise, on=["model", "dataset"], how="left")
 
-# %% ../../nbs/207_selection.ipynb #73bfdc15
+# %% ../../nbs/207_selection.ipynb #ec24d319
 def _span(s, f)->str: return f"{f(s.min())}" if s.min() == s.max() else f"{f(s.min())}–{f(s.max())}"
 
 def selection_note(st:pd.DataFrame # selection_table's table
                   )->str:
     ("One line: the two estimands, how many gaps changed significance, the shifts and their tests, the slopes on "
-     "validation accuracy, and the validation SE at the cut (paired where the answers were given).")
+     "validation accuracy (and their permutation count test), and the validation SE at the cut (paired where given).")
     one = st[st.get("mirror_of", pd.Series("", index=st.index)).fillna("") == ""]
     shift, per = one["shift"].abs(), st.drop_duplicates(["model", "dataset"])
     k, n = one.n_runs_top.dropna(), one.n_runs_all.dropna()
-    who = (f"the top-{_span(k, int)} procedure vs a random tuned prompt (all {_span(n, int)}): " if len(k) and len(n)
-           else "top-k choice vs every prompt: ")
+    tuned = per.n_prompts.dropna() if "n_prompts" in per else pd.Series(dtype=float)
+    if len(k) and len(n) and len(tuned) and n.max() < tuned.max():   # only the chosen prompts' predictions were scored
+        who = (f"the top-{_span(k, int)} procedure vs the {_span(n, int)} prompts scored (of {_span(tuned, int)} tuned; "
+               "score the others to compare with a random tuned prompt): ")
+    else: who = (f"the top-{_span(k, int)} procedure vs a random tuned prompt (all {_span(n, int)}): " if len(k) and len(n)
+                 else "top-k choice vs every prompt: ")
     text = (who + f"significance changed for {int(one.significance_changed.sum())} of {len(one)} gaps; |shift of the "
             f"mean gap| median {shift.median():.3g}, max {shift.max():.3g}")
     if "shift_p" in one and one.shift_p.notna().any():
         t = one[one.shift_p.notna()]
         text += (f"; shift ≠ 0 (Welch, top k vs the rest) at p < 0.05 for {int((t.shift_p < ALPHA).sum())} of {len(t)} "
-                 f"gaps ({int((t.shift_p_holm < ALPHA).sum())} after Holm within model × tuning set); slope of the gap on "
-                 f"validation accuracy (OLS, n = {_span(t.slope_n, int)} prompts) at p < 0.05 for "
-                 f"{int((t.slope_p < ALPHA).sum())} ({int((t.slope_p_holm < ALPHA).sum())} after Holm)")
+                 f"gaps ({int((t.shift_p_holm < ALPHA).sum())} after Holm within model × tuning set)")
+    if "slope_p" in one and one.slope_p.notna().any():
+        t = one[one.slope_p.notna()]
+        text += (f"; slope of the gap on validation accuracy (OLS, n = {_span(t.slope_n, int)} prompts) at p < 0.05 for "
+                 f"{int((t.slope_p < ALPHA).sum())} of {len(t)} ({int((t.slope_p_holm < ALPHA).sum())} after Holm)")
+    if "slope_count" in per and per.slope_count.notna().any():
+        q = per[per.slope_count.notna()]
+        text += (f"; against {int(q.slope_n_perm.iloc[0])} permutations of validation accuracy across prompts: " + ", ".join(
+            f"{r.model}/{r.dataset} {int(r.slope_count)} of {int(r.slope_tests)} (null median {r.slope_count_null_median:g}, "
+            f"95th percentile {r.slope_count_null_95:g}, p = {r.slope_count_p:.2g})" for r in q.itertuples()))
     if "validation_se" in st and st.validation_se.notna().any():
         per = per[per.validation_se.notna()]
         text += (f"; validation SE at the k-th prompt {_span(per.validation_se, lambda x: f'{x:.3f}')} "
