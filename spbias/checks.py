@@ -141,7 +141,7 @@ def relation(out:str|Path, # an output
     p, o = Path(inp), _real(out)
     if not (p.exists() or written): return None   # no input yet (a hub id, a preset's name): nothing to replace
     i = _real(p)
-    if o == i or (Path(out).exists() and os.path.samefile(out, p)): return "is"
+    if o == i or (Path(out).exists() and p.exists() and os.path.samefile(out, p)): return "is"
     if whole and o in i.parents: return "holds"
     if p.is_dir() and i in o.parents: return "lies inside"
     return None
@@ -196,7 +196,7 @@ def check_out(path:str|Path, # the output the command will write
               apart:dict|None=None # flag → path(s) it writes as another output (`check_apart`; its inputs: the parser's)
              )->Path:
     ("Check an output path before anything runs: not empty, file or folder, extension, writable place, apart from the "
-     "inputs, and the --force rule.")
+     "command's other outputs (its inputs: the parser's `check_outputs`), and the --force rule.")
     if str(path).strip() == "": raise SpbiasError(f"{flag} is empty.", f"name the {kind} to write.")
     p = Path(path)
     if kind == "file":
