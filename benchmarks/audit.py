@@ -22,7 +22,8 @@ corrupts, its argv and a timeout. The outcome is decided by these rules, in this
 - expected `either` (both are right: a UTF-8 byte-order mark may be read or refused): exit 0 is `ok`, else as `clean`.
 
 Writes benchmarks/results/audit.json (one record per case; resumable: cases already there are skipped unless
---rerun) and prints a summary table.
+--rerun) and prints a summary table. `--before OLD.json` prints the outcome counts of OLD.json and --out side by side
+over the cases both hold, and each case whose outcome changed (nothing is run).
 """
 from __future__ import annotations
 import argparse, concurrent.futures as cf, fnmatch, gzip, hashlib, json, os, re, shutil, signal, subprocess, sys
@@ -108,7 +109,7 @@ def build_fixtures(fx:Path)->Path:
 
 # file changes a case asks for: (op, path relative to the case folder, *args)
 OPS = ("copy", "write", "rm", "mkdir", "empty", "truncate", "head", "bom", "latin1", "gzip_truncate", "dup", "cell",
-       "dropcol", "json", "npz", "safetensors", "replace")
+       "dropcol", "json", "npz", "safetensors", "replace", "symlink", "hardlink", "fifo")
 def _table_rows(text:str)->list[str]: return text.splitlines(keepends=True)
 
 def apply(op:tuple, t:Path, fx:Path):
@@ -168,6 +169,9 @@ def apply(op:tuple, t:Path, fx:Path):
         z = {k: (np.full_like(v, np.nan) if args[0] == "nan" else np.concatenate([v, v], axis=-1)) for k, v in z.items()}
         save_file(z, p)
     elif kind == "replace": p.write_text(p.read_text().replace(args[0], args[1]))
+    elif kind == "symlink": p.parent.mkdir(parents=True, exist_ok=True); p.symlink_to(t/args[0])   # ("symlink", link, target)
+    elif kind == "hardlink": p.parent.mkdir(parents=True, exist_ok=True); os.link(t/args[0], p)
+    elif kind == "fifo": p.parent.mkdir(parents=True, exist_ok=True); os.mkfifo(p)   # a named pipe no one writes
     else: raise ValueError(f"unknown setup step {kind!r}")
 
 
@@ -248,6 +252,18 @@ def summary(records:list[dict])->str:
     return "\n".join("  ".join(x.rjust(w[i]) if i else x.ljust(w[i]) for i, x in enumerate(r)) for r in rows)
 
 
+def compare(before:list[dict], after:list[dict])->str:
+    "Outcome counts before and after over the cases both hold, and each case whose outcome changed."
+    b, a = {r["id"]: r["outcome"] for r in before}, {r["id"]: r["outcome"] for r in after}
+    ids = [k for k in a if k in b]
+    kinds = sorted({b[k] for k in ids} | {a[k] for k in ids})
+    rows = [f"{'outcome':<10}{'before':>8}{'after':>8}"]
+    rows += [f"{k:<10}{sum(b[i] == k for i in ids):>8}{sum(a[i] == k for i in ids):>8}" for k in kinds]
+    rows += [f"{'cases':<10}{len(ids):>8}{len(ids):>8}", ""]
+    rows += [f"{b[i]:>9} -> {a[i]:<9} {i}" for i in ids if a[i] != b[i]]
+    return "\n".join(rows)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rerun", action="store_true", help="run cases already in the results file again")
@@ -255,7 +271,10 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--fixtures", default=os.path.join(tempfile.gettempdir(), "spbias-audit-fixtures"))
     ap.add_argument("--out", default=str(RESULTS))
+    ap.add_argument("--before", help="an earlier results file: print the outcomes before and after (--out) and stop")
     a = ap.parse_args(argv)
+    if a.before:
+        print(compare(json.loads(Path(a.before).read_text()), json.loads(Path(a.out).read_text()))); return
     from audit_cases import CASES
     out = Path(a.out)
     done = {r["id"]: r for r in json.loads(out.read_text())} if out.exists() else {}

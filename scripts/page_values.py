@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from spbias.stats import metrics as M
 from spbias.stats.intervals import mirror_of, n_significant
-from spbias.stats.multiplicity import declared_note
-from spbias.stats.power import mde_line
-from spbias.stats.equivalence import equivalence_note
+from spbias.stats.multiplicity import declared_note, n_families, verdict_note
+from spbias.stats.power import mde_line, mde_spread
+from spbias.stats.equivalence import Margin, equivalence_note
 from spbias.report.robustness import robustness_note
 from spbias.report.study import compare_table2, papers_table2, AGREEMENT
 
@@ -18,7 +18,9 @@ S2, ROB, TF = STUDY/"stage2", STUDY/"robustness", STUDY/"template-families"
 SETS = {"sst5": "SST-5", "semeval": "SemEval"}
 FPR = ["positive_FPR", "negative_FPR"]
 METHOD_NAMES = {"crossed": "crossed random effects", "t": "Student t", "papers": "the papers' z", "bootstrap":
-                "bootstrap over prompts and templates", "t-holm": "Student t + Holm (attribute × metric)"}
+                "bootstrap over prompts and templates", "t-holm": "Student t + Holm (attribute × metric)",
+                "crossed-posthoc": "crossed, the earlier post hoc family (Holm / BY)"}
+ALPHA = 0.05
 
 
 def _tests(t: pd.DataFrame) -> int:
@@ -42,8 +44,9 @@ def per_set(t: pd.DataFrame, fn) -> dict:
 def values(build: Path, root: Path) -> dict:
     "Every value a page names, from the built tables (build) and the committed inputs (root)."
     tb = build/S2/"tables"
-    gaps = {k: M.read_gaps(tb/f"gaps_{k}.csv") for k in ["crossed", "crossed-declared", "t", "papers", "bootstrap", "t-holm"]}
-    cr, dec = gaps["crossed"], gaps["crossed-declared"]
+    gaps = {k: M.read_gaps(tb/f"gaps_{k}.csv") for k in ["crossed", "crossed-declared", "crossed-posthoc", "t", "papers",
+                                                          "bootstrap", "t-holm"]}
+    cr, dec, post = gaps["crossed"], gaps["crossed-declared"], gaps["crossed-posthoc"]
     sel = pd.read_csv(tb/"gaps_crossed-selection.csv")
     acc = pd.read_csv(root/S2/"tables"/"accuracy.csv").set_index("dataset")
     logs = json.loads((tb/"gaps.log.json").read_text())
@@ -78,20 +81,39 @@ def values(build: Path, root: Path) -> dict:
     v["sig_family"] = {r: per_set(dec[dec.family == r], n_significant) for r in ("confirmatory", "exploratory")}
     v["declared"] = _rows(_one(dec[dec.significance != 0]).sort_values(["family", "dataset", "p_adjusted"]))
     v["unadjusted_only"] = {d: n_significant(cr[cr.dataset == d]) - n_significant(dec[dec.dataset == d]) for d in SETS}
+    # the confirmatory claims (the committed family file), each with what became of it, and the study-wide error rate
+    claims = _one(dec[dec.family == "confirmatory"])
+    v["family_file"] = str(claims.confirmatory_family.iloc[0])
+    v["claims"] = _rows(claims.sort_values(["dataset", "category", "group", "metric"], ascending=[False, True, True, True]))
+    v["claims_n"] = per_set(claims, len)
+    v["claims_holds"] = per_set(claims, lambda s: int((s.verdict == "holds").sum()))
+    v["verdict_note"] = verdict_note(dec)
+    v["study_families"] = n_families(dec); v["study_error"] = min(1.0, v["study_families"] * ALPHA)
+    v["mde_claims"] = per_set(claims, lambda s: mde_spread(s.mde_family))   # at Holm's level α/m
+    v["alpha_claims"] = per_set(claims, lambda s: float(s.alpha_family.max()))
+    # the family used before issue 50, chosen after the data were seen: what held under it
+    pc = post[post.family == "confirmatory"]
+    v["posthoc"] = dict(family_size=per_set(pc[pc.p_value.notna()], lambda s: int(s.family_size.max())),
+                        sig=per_set(pc, n_significant), note=declared_note(post),
+                        rows=_rows(_one(pc[pc.significance != 0]).sort_values(["dataset", "p_adjusted"])))
     # power and equivalence, a mirror pair once
     one = _one(cr[cr.p_value.notna()])
-    v["mde_median"] = float(one.mde.median())
+    v["mde_median"] = float(one.mde.median())   # every gap has one at α 0.05 in this study (none beyond [−1, 1])
     v["mde_median_set"] = per_set(one, lambda s: float(s.mde.median()))
     v["mde_median_fpr"] = per_set(one[one.metric.isin(FPR)], lambda s: float(s.mde.median()))
     v["margin"] = float(cr.margin.iloc[0])
-    v["equivalent"] = per_set(one, lambda s: int(s.equivalent.astype(str).eq("True").sum()))
-    v["equivalent_fpr"] = per_set(one[one.metric.isin(FPR)], lambda s: int(s.equivalent.astype(str).eq("True").sum()))
-    v["undetermined"] = per_set(one, lambda s: int(((s.significance == 0) & ~s.equivalent.astype(str).eq("True")).sum()))
+    v["margin_said"] = Margin(v["margin"], str(cr.margin_scale.iloc[0])).said
+    # equivalence in the declared families: TOST adjusted as significance is (Holm / BY)
+    od = _one(dec[dec.p_value.notna()])
+    v["equivalent"] = per_set(od, lambda s: int(s.equivalent.astype(str).eq("True").sum()))
+    v["equivalent_fpr"] = per_set(od[od.metric.isin(FPR)], lambda s: int(s.equivalent.astype(str).eq("True").sum()))
+    v["undetermined"] = per_set(od, lambda s: int(((s.significance == 0) & ~s.equivalent.astype(str).eq("True")).sum()))
+    v["equivalent_note_declared"] = equivalence_note(dec)
     v["tests_fpr"] = per_set(one[one.metric.isin(FPR)], len)
     # Table 2 against the papers' (age and sexuality, v2)
     papers = papers_table2()
     v["table2"] = {}
-    for k in ["crossed-declared", "t", "papers", "t-holm"]:
+    for k in ["crossed-declared", "crossed-posthoc", "t", "papers", "t-holm"]:
         c = compare_table2(pd.read_csv(tb/f"table2_{k}.csv", keep_default_na=False, na_values={"net": [""]}), papers)
         v["table2"][k] = {d: {a: int((c[c.dataset == d].agreement == a).sum()) for a in AGREEMENT} for d in SETS}
     v["table2_cells"] = per_set(papers, len)
@@ -105,6 +127,7 @@ def values(build: Path, root: Path) -> dict:
         v["survive"] = {k: per_set(t, surv) for k, t in r.items()}
         v["survive_fpr"] = {k: per_set(t[t.metric.isin(FPR)], surv) for k, t in r.items()}
         v["robustness_note"] = {k: robustness_note(t).removeprefix("survives: ") for k, t in r.items()}
+        v["robustness_margin"] = float(r["sst5_label-semeval"].margin.iloc[0])
         lab = r["sst5_label-semeval"]
         flip = [c for c in lab.columns if c.startswith("flip_")]
         v["flips"] = int(_one(lab)[flip].astype(str).isin(["True", "1"]).any(axis=1).sum()) if flip else 0
@@ -124,6 +147,88 @@ def values(build: Path, root: Path) -> dict:
         v["sb"] = semeval_budget(build, root)
     if (build/TF/"tables"/"gaps_declared.csv").is_file():
         v["tf"] = template_families(build)
+    if (build/FIELD/"tables").is_dir():
+        v["field"] = field(build)
+    return v
+
+
+FIELD = Path("results/field-reanalysis")
+FIELD_SETS = ["amazon", "NS-prompts", "regard"]
+FIELD_MODELS = {"opt-1.3b": "OPT-1.3B", "opt-13b": "OPT-13B", "13b": "LLaMA-13B", "llama-2-7b": "LLaMA-2-7B",
+                "llama-2-13b": "LLaMA-2-13B"}   # the last part of each model path as the group's cluster wrote it
+
+
+def _model(m) -> str: return FIELD_MODELS.get(str(m).rstrip("/").split("/")[-1].lower(), str(m))
+
+
+def _mde(x) -> str:
+    "A minimum detectable gap as the page writes it (none where no gap in [−1, 1] reaches 80% power)."
+    from spbias.report.pages import num
+    return "not detectable" if pd.isna(x) else num(x, 3)
+
+
+def _p(x) -> str:
+    "A p-value as the page writes it (none where the gap has no variance to test)."
+    from spbias.report.pages import num
+    return "none (not tested)" if pd.isna(x) else num(x, 3)
+
+
+def _verdict(r) -> str:
+    "A confirmatory claim's reading: significant in the claimed direction (holds), the other, or neither."
+    if pd.isna(r["p_value"]): return "not tested: the same rate for every group in every prompt (no variance)"
+    if r["significance"] == 1: return "holds (significant, above)"
+    if r["significance"] == -1: return "contradicted (significant, below)"
+    return "not significant" + ("; equivalent to 0 within the margin" if str(r["equivalent"]) == "True" else "")
+
+
+def field(build: Path) -> dict:
+    "The field re-analysis' values: its tables and the commands' lines (scripts/field_reanalysis.py)."
+    t = build/FIELD/"tables"
+    log = json.loads((build/FIELD/"commands.log.json").read_text())
+    v = dict(sets=FIELD_SETS, models=list(FIELD_MODELS.values()), set={})
+    q = pd.read_csv(t/"quality.csv").assign(name=lambda d: d.model.map(_model))
+    v["quality"] = [dict(model=m, val_mean=g.validation_accuracy.mean(), val_min=g.validation_accuracy.min(),
+                         val_max=g.validation_accuracy.max(), test_mean=g.test_accuracy.mean(),
+                         **{f"acc_{s}": g[g.set == s].set_accuracy.mean() for s in FIELD_SETS})
+                    for m, g in q.groupby("name", sort=False)]
+    pairs = pd.read_csv(t/"pairs.csv")
+    for s in FIELD_SETS:
+        g = M.read_gaps(t/f"gaps_{s}.csv"); lines = log[f"gaps {s}"].splitlines()
+        conf = g[(g.group == "white") & (g.metric == "negative_FPR")]
+        one = _one(g)
+        pw = pd.read_csv(t/f"power_{s}.csv"); pw = pw[pw.metric == "negative_FPR"]
+        pr = pairs[pairs.set == s]
+        v["set"][s] = dict(
+            recovered=next(x for x in lines if "template ids" in x).removeprefix("spbias gaps: "),
+            rows_per_prompt=int(q[q.set == s].rows.iloc[0]), templates=int(g.n_templates.max()),
+            tests=_tests(g), significant=n_significant(g), note=M.method_note(g), mde=mde_line(g),
+            equivalent=int((one.equivalent.astype(str) == "True").sum()),
+            confirmatory=[dict(model=_model(r["model"]), **{k: r[k] for k in ("gap_mean", "ci_low", "ci_high")},
+                          p_value=_p(r["p_value"]), p_adjusted=_p(r["p_adjusted"]), mde_family=_mde(r["mde_family"]), verdict=_verdict(r))
+                          for r in conf.to_dict("records")],
+            holds=int((conf.significance == 1).sum()),
+            power=[dict(model=_model(r["model"]), mde=_mde(r["mde"]),
+                        **{k: ("none alone" if pd.isna(r[f"{k}_needed"]) else f"{int(r[f'{k}_needed']):,}")
+                           for k in ("prompts", "templates", "terms")}) for r in pw.to_dict("records")],
+            pair_tests=len(pr), pair_significant=int(pr.significant_family.sum()),
+            pairs_all=pr[["a", "b"]].drop_duplicates().shape[0],
+            white_pairs=[dict(r) for r in pr[(pr.group == "white") & (pr.metric == "negative_FPR")].to_dict("records")])
+    conf = pd.concat([M.read_gaps(t/f"gaps_{s}.csv") for s in FIELD_SETS])
+    conf = conf[conf.family == "confirmatory"]
+    v["study"] = dict(tests=len(conf), union=min(1.0, 0.05 * len(conf)), bonferroni=0.05 / len(conf),
+                      holds_bonferroni=int(((conf.p_value < 0.05 / len(conf)) & (conf.significance == 1)).sum()),
+                      holds=int((conf.significance == 1).sum()),
+                      equivalent=int((conf.equivalent.astype(str) == "True").sum()))
+    r = pd.read_csv(t/"robustness_sets.csv", keep_default_na=False, na_values={"p_t": [""]})
+    one, labels = _one(r), ["NS-prompts", "regard"]
+    v["robustness_note"] = robustness_note(r).removeprefix("survives: ")
+    v["robust"] = dict(rows=len(one), survive=int(one.survives.astype(str).eq("True").sum()),
+                       agreement={k: one[f"agreement_{k}"].astype(str).value_counts().to_dict() for k in labels},
+                       flips={k: int(one[f"flip_{k}"].astype(str).isin(["True", "1"]).sum()) for k in labels},
+                       white=[dict(model=_model(x["model"]), amazon=float(x["gap_mean"]),
+                                   **{k: float(x[f"gap_{k}"]) for k in labels},
+                                   **{f"agree_{k}": str(x[f"agreement_{k}"]) for k in labels})
+                              for x in one[(one.group == "white") & (one.metric == "negative_FPR")].to_dict("records")])
     return v
 
 
@@ -164,7 +269,8 @@ def template_families(build: Path) -> dict:
                 cells=list(cells.values()), sets=sorted(g.set.unique()), n_prompts=int(g.n_runs.max()),
                 groups=int(g[g.gap_to == "centroid"].group.nunique()), method_note=M.method_note(g),
                 lines=[x for x in log.strip().splitlines() if not x.startswith("wrote ")],
-                margin=float(g.margin.iloc[0]), tested=len(one), sig=n_significant(g), equivalent=eq(one))
+                margin=float(g.margin.iloc[0]), margin_said=Margin(float(g.margin.iloc[0]), str(g.margin_scale.iloc[0])).said,
+                tested=len(one), sig=n_significant(g), equivalent=eq(one))
 
 
 SB = STUDY/"semeval-budget"

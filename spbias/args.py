@@ -4,12 +4,12 @@
 
 # %% ../nbs/004_args.ipynb #e52187f7
 from __future__ import annotations
-import argparse, contextlib, warnings
+import argparse, contextlib, sys, warnings
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['SILENCED', 'KERNEL_ARGUMENTS', 'HelpFormatter', 'one_line_error', 'ArgumentParser', 'format_warning',
-           'install_warning_format', 'quiet_warnings']
+__all__ = ['SILENCED', 'KERNEL_ARGUMENTS', 'HelpFormatter', 'one_line_error', 'ParserBuilt', 'ArgumentParser', 'built_parser',
+           'subparsers', 'warning_prefix', 'format_warning', 'show_warning', 'install_warning_format', 'quiet_warnings']
 
 # %% ../nbs/004_args.ipynb #b8aca446
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -27,11 +27,19 @@ def one_line_error(prog:str, message:str)->str:
     fix = "" if "Fix:" in message else f" Fix: see '{prog} --help'."
     return f"{prog}: error: {message}{'' if message.endswith('.') or not fix else '.'}{fix}\n"
 
+_BUILT = None   # set while `built_parser` runs a command
+
+class ParserBuilt(Exception):
+    "The parser a command built, raised where it would parse (`built_parser`)."
+    def __init__(self, parser): super().__init__(parser.prog); self.parser = parser
+
 class ArgumentParser(argparse.ArgumentParser):
     ("A command's parser: `HelpFormatter`'s help, a bad command line said in one line (no 20-line usage), exit 2; an "
-     "option that takes one value refused when given twice, and the relations declared by `needs`/`clashes` checked.")
+     "option that takes one value refused when given twice, the relations declared by `needs`/`clashes` checked, and "
+     "the outputs declared by `writes` kept apart from the inputs declared by `reads` (`checks.check_outputs`).")
     def __init__(self, *args, formatter_class=HelpFormatter, **kw):
-        super().__init__(*args, formatter_class=formatter_class, **kw); self._relations = []
+        super().__init__(*args, formatter_class=formatter_class, **kw)
+        self._relations, self._reads, self._writes = [], {}, {}
     def error(self, message): self.exit(2, one_line_error(self.prog, message))
     def needs(self, flag:str, other:str, why:str="", when=None):
         "Declare: FLAG is refused without OTHER (`when(args)`, where given: only where it holds)."
@@ -39,6 +47,41 @@ class ArgumentParser(argparse.ArgumentParser):
     def clashes(self, flag:str, other:str, why:str="", when=None):
         "Declare: FLAG and OTHER are refused together (`when(args)`, where given: only where it holds)."
         self._relations.append(("clashes", flag, other, why, when))
+    def _action(self, name:str)->argparse.Action:
+        "The argument an option string (`--out`) or a positional's name (`predictions`) declares."
+        act = self._option_string_actions.get(name) or next((a for a in self._actions if a.dest == name), None)
+        if act is None: raise ValueError(f"{self.prog} has no argument {name!r} to declare.")
+        return act
+    def label(self, act:argparse.Action)->str:
+        "How an error names an argument: its longest option string, or the positional's name in capitals."
+        if act.option_strings: return max(act.option_strings, key=len)
+        name = self._reads.get(act, (None,))[0]
+        return name or (act.metavar if isinstance(act.metavar, str) else act.dest.upper())
+    def reads(self, *names:str, label:str|None=None, paths=None):
+        ("Declare: these arguments name what the command reads (files, folders or glob patterns; a text that names no "
+         "file, split at its commas); `label`: a positional's name in errors; `paths(value)`: the paths in a value "
+         "(`--label NAME=PATH`: PATH).")
+        for n in names: self._reads[self._action(n)] = (label, paths)
+    def inputs(self, args:argparse.Namespace)->dict:
+        "The label → value of every input `args` names, as `checks.check_outputs` takes them."
+        out = {}
+        for act, (_, paths) in self._reads.items():
+            v = getattr(args, act.dest, None)
+            out[self.label(act)] = paths(v) if paths and v is not None else v
+        return out
+    def writes(self, *names:str, into:bool=False, paths=None):
+        ("Declare: these arguments name what the command writes; `into`: a folder written into, never replaced whole "
+         "(it may hold inputs); `paths(args)`: the files the value stands for (a figure's .png and .pdf).")
+        for n in names: self._writes[self._action(n)] = (into, paths)
+    def outputs(self, args:argparse.Namespace)->list:
+        "The (label, path, replaced whole) of every output `args` asks for, as `checks.check_outputs` takes them."
+        out = []
+        for act, (into, paths) in self._writes.items():
+            v = paths(args) if paths else getattr(args, act.dest, None)
+            for p in (v if isinstance(v, (list, tuple)) else [v]):
+                if p is None or str(p).strip() == "" or "://" in str(p): continue   # not asked for; a bucket's URL
+                out.append((self.label(act), p, not into))
+        return out
     def _given(self, args:list)->dict:
         "Each option on the command line (by its first long name) → the texts it was given as."
         got = {}
@@ -53,6 +96,7 @@ class ArgumentParser(argparse.ArgumentParser):
             if act is not None: got.setdefault(act, []).append(tok)
         return {max(a.option_strings, key=len): toks for a, toks in got.items()}
     def parse_known_args(self, args=None, namespace=None):
+        if _BUILT is not None: raise ParserBuilt(self)   # `built_parser`: the parser is what is wanted, not its parse
         args = list(sys.argv[1:] if args is None else args)
         ns, rest = super().parse_known_args(args, namespace)
         given = self._given(args)
@@ -68,7 +112,26 @@ class ArgumentParser(argparse.ArgumentParser):
             if kind == "clashes" and flag in given and other in given:
                 self.error(f"{flag} and {other} contradict each other{': ' + why if why else ''}. "
                            "Fix: give one of them.")
+        if self._writes:   # the one output rule, for every command that declares what it writes
+            from spbias.checks import check_outputs
+            check_outputs(self.outputs(ns), self.inputs(ns))
         return ns, rest
+
+# %% ../nbs/004_args.ipynb #380ac370
+def built_parser(main, # a command's function, e.g. `spbias.stats.metrics.main_gaps`
+                 argv:list=() # arguments that choose the parser (`apes predict`: ["predict"])
+                )->ArgumentParser:
+    "The `ArgumentParser` a command's function builds, taken where it would parse (nothing is parsed or run)."
+    global _BUILT
+    _BUILT = main
+    try: main(list(argv))
+    except ParserBuilt as e: return e.parser
+    finally: _BUILT = None
+    raise ValueError(f"{main.__name__} returned without building a spbias.args.ArgumentParser.")
+
+def subparsers(ap:argparse.ArgumentParser)->dict:
+    "A parser's subcommands: name → parser (none: {})."
+    return {k: p for a in ap._actions if isinstance(a, argparse._SubParsersAction) for k, p in a.choices.items()}
 
 # %% ../nbs/004_args.ipynb #bbcfbe96
 SILENCED = ("IProgress not found",)  # library warnings (message starts) that mean nothing to a user of spbias
@@ -81,25 +144,45 @@ def _library(filename:str)->str|None:
             return None if parts[i + 1] == "spbias" else parts[i + 1].removesuffix(".py")
     return None
 
+_COMMAND:list = []   # the command running (quiet_warnings), innermost last
+
+def warning_prefix(cmd:str|None=None # the command, e.g. "gaps" (default: the one running, if any)
+                  )->str:
+    "The one prefix of every warning line: `spbias CMD: warning: ` (`spbias: warning: ` outside a command)."
+    cmd = cmd or (_COMMAND[-1] if _COMMAND else None)
+    return f"spbias {cmd}: warning: " if cmd else "spbias: warning: "
+
 def format_warning(message, category, filename, lineno, line=None)->str:
-    "A warning as one line: `spbias: warning: ...` (a library's: `spbias: warning (LIBRARY): ...`), no source line."
-    lib = _library(str(filename))
-    return f"spbias: warning{f' ({lib})' if lib else ''}: {str(message).strip()}\n"
+    "A warning as one line: `spbias CMD: warning: ...` (a library's: `... warning: LIBRARY: ...`), no source line."
+    lib, text = _library(str(filename)), str(message).strip()
+    return f"{warning_prefix()}{f'{lib}: ' if lib else ''}{text.removeprefix('warning: ')}\n"
+
+_SAID:set = set()   # the texts of our warnings said in this process
+
+def show_warning(message, category, filename, lineno, file=None, line=None):
+    "Write a warning in one line (`format_warning`); one of ours only the first time this process meets its text."
+    if _library(str(filename)) is None:
+        if (text := str(message).strip()) in _SAID: return
+        _SAID.add(text)
+    import sys
+    try: (file or sys.stderr).write(format_warning(message, category, filename, lineno))
+    except OSError: pass   # stderr gone (a closed pipe): nothing to say it on
 
 def install_warning_format():
     "Say warnings in one line (`format_warning`), ours once each, and silence `SILENCED` (for this process)."
-    warnings.formatwarning = format_warning
+    warnings.formatwarning, warnings.showwarning = format_warning, show_warning
     for m in SILENCED: warnings.filterwarnings("ignore", message=m)
     warnings.filterwarnings("once", module=r"spbias(\.|$)")
 
 @contextlib.contextmanager
-def quiet_warnings():
+def quiet_warnings(cmd:str|None=None # the command that runs, named in each warning's prefix
+                  ):
     "`install_warning_format` for the duration of a command; the warning filters and format as they were after it."
     fmt = warnings.formatwarning
     with warnings.catch_warnings():
-        install_warning_format()
+        install_warning_format(); _COMMAND.append(cmd)
         try: yield
-        finally: warnings.formatwarning = fmt
+        finally: warnings.formatwarning = fmt; _COMMAND.pop()
 
 KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=CRITICAL",  # no start-up log ("running over TCP without encryption":
                     # local), nor "KeyboardInterrupt caught in kernel" from the SIGINT every shutdown sends

@@ -4,15 +4,16 @@
 
 # %% ../nbs/003_checks.ipynb #b1c5d8a8
 from __future__ import annotations
-import argparse, contextlib, errno, math, os, shutil, sys, tempfile
-from pathlib import Path
+import argparse, contextlib, errno, glob, math, os, shutil, sys, tempfile
+from pathlib import Path, PurePath
 from .core import SpbiasError, move_aside, table_format, TABLE_FORMATS, load_table
 
 
 # %% auto #0
-__all__ = ['positive_int', 'count', 'MIN_BOOT', 'warn', 'share', 'out_path', 'out_file', 'finite_float', 'unique_items', 'n_boot',
-           'env_choice', 'check_apart', 'check_out', 'make_room', 'output_lock', 'on_signal_exit', 'write_outputs',
-           'check_utf8', 'check_input_file', 'load_table_or_fail']
+__all__ = ['positive_int', 'count', 'MIN_BOOT', 'MAX_BOOT', 'warn', 'share', 'open_share', 'out_path', 'out_file', 'finite_float',
+           'unique_items', 'n_boot', 'env_choice', 'input_paths', 'relation', 'check_apart', 'check_outputs',
+           'check_out', 'make_room', 'output_lock', 'on_signal_exit', 'write_outputs', 'check_utf8', 'check_input_file',
+           'load_table_or_fail']
 
 # %% ../nbs/003_checks.ipynb #4de1edea
 _WARNED:set = set()
@@ -41,6 +42,15 @@ def share(s:str)->float:
     try: v = float(s)
     except ValueError: raise argparse.ArgumentTypeError(f"{s!r} is not a number. Fix: give a share in (0, 1], e.g. 0.9.") from None
     if not 0 < v <= 1: raise argparse.ArgumentTypeError(f"{s} is not a share in (0, 1]. Fix: give one, e.g. 0.9.")
+    return v
+
+def open_share(s:str)->float:
+    "A share in (0, 1), ends excluded (an argparse type): a power or a level, where 1 would need an infinite design."
+    try: v = float(s)
+    except ValueError: raise argparse.ArgumentTypeError(f"{s!r} is not a number. Fix: give a share in (0, 1), e.g. 0.8.") from None
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"{s} is not a share in (0, 1): no finite design reaches 0 or 1. Fix: give one "
+                                         "in between, e.g. 0.8.")
     return v
 
 # %% ../nbs/003_checks.ipynb #eb99e45f
@@ -76,13 +86,18 @@ def unique_items(what:str): # what one item is, e.g. "attribute"
     return parse
 
 MIN_BOOT = 200   # resamples for a 95% percentile interval: each 2.5% tail then holds 5 of them
+MAX_BOOT = 100_000   # beyond: memory, not precision (each 2.5% tail holds 2,500, its end known to about 2%)
 
 def n_boot(s:str)->int:
-    "Bootstrap resamples (an argparse type): at least `MIN_BOOT`, enough for a 95% percentile interval."
+    "Bootstrap resamples (an argparse type): from `MIN_BOOT` (a 95% percentile interval) to `MAX_BOOT` (memory)."
     v = positive_int(s)
     if v < MIN_BOOT:
         raise _bad(f"{v} resamples are too few for a 95% interval: each 2.5% tail would hold {0.025 * v:g} of them, so "
                    f"its ends are single draws. Fix: give at least {MIN_BOOT} (2000, the default, is better).")
+    if v > MAX_BOOT:
+        raise _bad(f"{v} resamples are more than {MAX_BOOT}: each keeps a draw count (8 bytes) per prompt and per "
+                   f"template, {v * 8 / 2**30:.2f} GiB for each template. Fix: give at most {MAX_BOOT} (2000, the "
+                   "default, is enough for a 95% interval).")
     return v
 
 def env_choice(name:str, # the environment variable, e.g. "SPBIAS_ACCEL"
@@ -99,6 +114,65 @@ def env_choice(name:str, # the environment variable, e.g. "SPBIAS_ACCEL"
                           + ", or unset it.")
     return v
 
+# %% ../nbs/003_checks.ipynb #d210bd62
+def _real(p)->Path: return Path(os.path.realpath(p))
+
+def _pattern(q:str)->bool: return glob.has_magic(q) and not os.path.lexists(q)
+
+def input_paths(value # an argument's value: a path, a text of comma-joined paths, a list of either, or None
+               )->list[str]:
+    "The paths an input argument names: a list's items; a text that names no file, its comma-joined parts."
+    if value is None: return []
+    if isinstance(value, (list, tuple)): return [q for v in value for q in input_paths(v)]
+    s = str(value)
+    if not s.strip(): return []
+    return [s] if os.path.lexists(s) or "," not in s else [q for q in s.split(",") if q.strip()]
+
+def relation(out:str|Path, # an output
+             inp:str|Path, # a file or folder the command reads, or a glob pattern of them
+             whole:bool=True, # the output is replaced whole (False: a folder written into, which may hold inputs)
+             written:bool=False # `inp` is another output: compared whether it exists yet or not
+            )->str|None:
+    "How `out` touches `inp`: 'is' it, 'holds' it, 'lies inside' it (a folder), 'matches' it (a pattern); None: apart."
+    if _pattern(str(inp)):
+        if PurePath(os.path.abspath(out)).match(os.path.abspath(inp)): return "matches"
+        hits = (relation(out, h, whole) for h in glob.glob(str(inp), recursive=True))
+        return next(({"is": "matches"}.get(h, h) for h in hits if h), None)
+    p, o = Path(inp), _real(out)
+    if not (p.exists() or written): return None   # no input yet (a hub id, a preset's name): nothing to replace
+    i = _real(p)
+    if o == i or (Path(out).exists() and p.exists() and os.path.samefile(out, p)): return "is"
+    if whole and o in i.parents: return "holds"
+    if p.is_dir() and i in o.parents: return "lies inside"
+    return None
+
+# %% ../nbs/003_checks.ipynb #a8516583
+def check_apart(path:str|Path, # an output
+                apart:dict, # label (a flag, or a positional's name) → the value of an argument the command reads
+                flag:str="--out", # the output's flag
+                whole:bool=True, # replaced whole (False: a folder written into, as a sweep's root)
+                written:bool=False # `apart` names other outputs of the command, not its inputs
+               )->None:
+    "Refuse an output that is, holds, lies inside or matches what the command reads (`relation`), --force or not."
+    for label, value in apart.items():
+        for q in input_paths(value):
+            how = relation(path, q, whole, written)
+            if how in ("is", "holds"):
+                raise SpbiasError(f"{flag} {path} {how} {label} {q}, which this command also uses: --force cannot "
+                                  "replace that.", f"choose a {flag} apart from {label}.")
+            if how == "lies inside":
+                raise SpbiasError(f"{flag} {path} lies inside {label} {q}, which this command reads: nothing is "
+                                  "written inside an input.", f"choose a {flag} outside {q}.")
+            if how == "matches":
+                raise SpbiasError(f"{flag} {path} matches {label} {q}, which this command reads: the output would "
+                                  "be read as an input.", f"choose a {flag} that {q} does not match.")
+
+def check_outputs(outputs:list, # (flag, path, whole) of each output a command writes (`check_apart`'s arguments)
+                  inputs:dict # label → the value of each argument the command reads
+                 )->None:
+    "The one output rule for a whole command line (`ArgumentParser` calls it after parsing): each output apart."
+    for flag, path, whole in outputs: check_apart(path, inputs, flag, whole)
+
 # %% ../nbs/003_checks.ipynb #6385e1fa
 def _writable_place(p:Path, flag:str):
     "Refuse a path that cannot be created: a file on the way to it, or a folder this user cannot write."
@@ -113,36 +187,16 @@ def _writable_place(p:Path, flag:str):
 
 _FORCED:dict = {}   # an output's real path → the --force `check_out` passed it with (read by `write_outputs`)
 
-def _real(p)->Path: return Path(os.path.realpath(p))
-
-def _clash(out:Path, folder:bool, other:Path)->str|None:
-    "How output `out` would touch `other` (a file or folder the command reads or writes): is it, holds it, lies in it."
-    o, i = _real(out), _real(other)
-    if o == i or (out.exists() and other.exists() and os.path.samefile(out, other)): return "is"
-    if o in i.parents: return "holds"
-    if folder and i in o.parents and i.is_dir(): return "lies inside"
-
-def check_apart(path:Path, # an output
-                apart:dict, # flag → a path (or paths) the command reads, or writes as another output
-                flag:str="--out", folder:bool=False)->None:
-    "Refuse an output that is, holds or (a folder) lies inside an input or another output (--force or not)."
-    for other_flag, others in apart.items():
-        for q in ([others] if isinstance(others, (str, Path)) else others or []):
-            if q is None or str(q) == "": continue
-            if how := _clash(Path(path), folder, Path(q)):
-                raise SpbiasError(f"{flag} {path} {how} {other_flag} {q}, which this command also uses: "
-                                  "--force cannot replace that.", f"choose a {flag} apart from {other_flag}.")
-
 def check_out(path:str|Path, # the output the command will write
               force:bool=False, # --force: an existing output will be moved aside (by `write_outputs`)
               kind:str="file", # "file" or "folder"
               exts:tuple|None=None, # allowed extensions of a file (e.g. (".tsv", ".csv")); None: any
               flag:str="--out",
               rule:bool=True, # apply the --force rule (False: the command has its own, as `tune --resume`)
-              apart:dict|None=None # flag → path(s) the command reads or writes as another output (`check_apart`)
+              apart:dict|None=None # flag → path(s) it writes as another output (`check_apart`; its inputs: the parser's)
              )->Path:
     ("Check an output path before anything runs: not empty, file or folder, extension, writable place, apart from the "
-     "inputs, and the --force rule.")
+     "command's other outputs (its inputs: the parser's `check_outputs`), and the --force rule.")
     if str(path).strip() == "": raise SpbiasError(f"{flag} is empty.", f"name the {kind} to write.")
     p = Path(path)
     if kind == "file":
@@ -160,7 +214,7 @@ def check_out(path:str|Path, # the output the command will write
         raise SpbiasError(f"{flag} {p} is a file, and a folder is needed.",
                           f"name a folder (it is created), e.g. {p.with_suffix('')}-out.")
     _writable_place(p, flag)
-    if apart: check_apart(p, apart, flag, folder=kind == "folder")
+    if apart: check_apart(p, apart, flag, written=True)
     taken = p.exists() and (kind == "file" or any(p.iterdir()))
     if rule and taken and not force:
         raise SpbiasError(f"{flag} {p} exists{' and is not empty' if kind == 'folder' else ''}.",

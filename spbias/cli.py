@@ -25,9 +25,9 @@ COMMANDS = {  # name: (module:function, one-line help)
     "export":         ("spbias.scoring.export:main", "a run's prompts as Hugging Face PEFT prompt-tuning adapters with model cards"),
     "templates":      ("spbias.biassets.template_files:main", "generate bias test sets (czarnowska | ours | ns-prompts | regard | FILE.csv)"),
     "harness":        ("spbias.report.harness_bias:main", "lm-eval / Inspect logs: as predictions (read), BBQ bias scores, CrowS-Pairs A vs B"),
-    "gaps":           ("spbias.stats.metrics:main_gaps", "group-fairness gaps with 95% CIs from predictions TSVs"),
+    "gaps":           ("spbias.biassets.template_files:main_gaps", "group-fairness gaps with 95% CIs from predictions TSVs"),
     "table2":         ("spbias.stats.metrics:main_table2", "the papers' Table 2: net count of significant gaps"),
-    "power":          ("spbias.stats.power:main", "prompts, templates and terms needed to detect a gap (80% power), from a pilot"),
+    "power":          ("spbias.biassets.template_files:main_power", "prompts, templates and terms needed to detect a gap (80% power), from a pilot"),
     "compare":        ("spbias.report.compare:main", "the difference of two models' or probes' gaps (A − B), paired tests on the same bias set"),
     "robustness":     ("spbias.report.robustness:main", "does each gap survive: sign across prompts, templates, interval methods, other probes"),
     "apes":           ("spbias.scoring.probe:main_apes", "APES Yes/No stereotype probes (generate | predict | report)"),
@@ -82,10 +82,11 @@ def _main(argv:list[str]|None=None)->int:
     modname, fn = COMMANDS[name][0].split(":")
     try: func = getattr(importlib.import_module(modname), fn)
     except (ImportError, AttributeError) as e:
-        print(f"spbias: command {name!r} is not available in this install ({e}).", file=sys.stderr); return 2
+        print(f"spbias: error: command {name!r} is not available in this install ({e}). Fix: install its extra: "
+              "pip install 'spbias[tune]' (in a clone: pip install -e '.[tune]', or make install).", file=sys.stderr); return 2
     if name in _COMPILES: enable_compile_cache()
     try:
-        with quiet_warnings(): return int(func(argv[1:]) or 0)
+        with quiet_warnings(name): return int(func(argv[1:]) or 0)
     except BrokenPipeError: raise  # not a failure: the reader went away (see `main`)
     except SystemExit as e: return e.code if isinstance(e.code, int) else int(e.code is not None)  # argparse: its message is printed
     except SpbiasError as e:
@@ -168,7 +169,7 @@ def doctor(accel:str|None=None # the accelerator this install is for (default: `
     except Exception as e: problems.append(SpbiasError(f"JAX does not start ({e}).", "reinstall jax for this machine: pip install -U jax"))
     for dist in ("spbias", "jax", "flax", "transformers", "torch"):
         v = _version(dist); rows.append((dist, v or "not installed"))
-        if v is None and dist != "torch": problems.append(SpbiasError(f"{dist} is not installed.", "pip install -e . in the repository"))
+        if v is None and dist != "torch": problems.append(SpbiasError(f"{dist} is not installed.", "pip install 'spbias[tune]' (in a clone: make install)"))
     for what, find in (("shared data", lambda: core.shared_data_dir(required=True)), ("offline model", core.smollm2_gguf_path)):
         try: rows.append((what, str(find())))
         except SpbiasError as e: rows.append((what, "not found")); problems.append(e)

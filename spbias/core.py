@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['TABLE_FORMATS', 'LABEL_NAMES', 'SpbiasError', 'repo_root', 'shared_data_dir', 'project_data_dir', 'smollm2_gguf_path',
-           'atomic_write_bytes', 'atomic_write_text', 'atomic_write_json', 'atomic_savez', 'sha256_file', 'move_aside',
-           'append_jsonl', 'table_format', 'save_table', 'load_table', 'enable_compile_cache', 'parse_seeds']
+__all__ = ['TABLE_FORMATS', 'SEEDS_LIMIT', 'LABEL_NAMES', 'SpbiasError', 'repo_root', 'shared_data_dir', 'project_data_dir',
+           'shared_field_dir', 'smollm2_gguf_path', 'atomic_write_bytes', 'atomic_write_text', 'atomic_write_json',
+           'atomic_savez', 'sha256_file', 'move_aside', 'append_jsonl', 'table_format', 'save_table', 'load_table',
+           'enable_compile_cache', 'parse_seeds']
 
 # %% ../nbs/001_core.ipynb #8ce2507a
 class SpbiasError(ValueError):
@@ -54,6 +55,26 @@ def project_data_dir()->Path:
     root = repo_root()
     if root is not None and (root/"data").is_dir(): return root/"data"
     raise SpbiasError("spbias' own data folder is missing.", "reinstall spbias from its repository (pip install -e .).")
+
+# %% ../nbs/001_core.ipynb #a8cc0399
+_FIELD_HOLDS = "the folder holding apes/, vector_multirun/ and unstated_predictions/"
+
+def shared_field_dir(required:bool=False # raise instead of returning None when absent
+                    )->Path|None:
+    "The field's published files: `$SPBIAS_SHARED_FIELD` (an error when set to a missing folder), else `field/` beside the shared data folder."
+    env = os.environ.get("SPBIAS_SHARED_FIELD")
+    if env:  # an explicit setting is never silently replaced by another folder
+        if Path(env).expanduser().is_dir(): return Path(env).expanduser()
+        raise SpbiasError(f"SPBIAS_SHARED_FIELD is set to {env}, which is not a folder.",
+                          f"point it at {_FIELD_HOLDS}, or unset it to use field/ beside the shared data.")
+    data, root = os.environ.get("SPBIAS_SHARED_DATA"), repo_root()
+    base = Path(data).expanduser().parent if data else root.parent/"shared" if root is not None else None
+    cand = base/"field" if base is not None else None
+    if cand is not None and cand.is_dir(): return cand
+    if required:
+        raise SpbiasError(f"the field's files folder not found (looked in: {cand or 'nothing'}).",
+                          f"set SPBIAS_SHARED_FIELD to {_FIELD_HOLDS}.")
+    return None
 
 # %% ../nbs/001_core.ipynb #146514a2
 def smollm2_gguf_path()->Path:
@@ -186,6 +207,8 @@ def enable_compile_cache(path:str|Path|None=None, # cache folder (default: $SPBI
     return folder
 
 # %% ../nbs/001_core.ipynb #b1f87425
+SEEDS_LIMIT = 1_000_000   # seeds one spec may name: no run tunes a million prompts, and each is a list entry
+
 def parse_seeds(spec:str|int|list # e.g. "1001-1015", "1,2,5-7", 7 or [1, 2]
                )->list[int]:
     "Parse a seed spec into a list of distinct integers, in the order given; a seed named twice is an error."
@@ -196,16 +219,23 @@ def parse_seeds(spec:str|int|list # e.g. "1001-1015", "1,2,5-7", 7 or [1, 2]
         bad = [s for s in spec if isinstance(s, bool) or not isinstance(s, (int, np.integer))]
         if bad: raise SpbiasError(f"malformed seeds list {list(spec)!r}: {bad[0]!r} is not an integer.", fix)
         spec = ",".join(map(str, spec))
-    out = []
+    ranges = []
     for part in str(spec).replace(" ", "").split(","):
         if not part: raise SpbiasError(f"malformed seeds spec {spec!r}: empty item.", fix)
         lo, sep, hi = part.partition("-")
         try: a, b = (int(lo), int(hi)) if sep else (int(part), int(part))
         except ValueError: raise SpbiasError(f"malformed seeds spec {spec!r}: {part!r} is not an integer or a range.", fix) from None
         if b < a: raise SpbiasError(f"malformed seeds spec {spec!r}: range {part!r} runs backwards.", fix)
-        twice = [s for s in range(a, b+1) if s in out]
-        if twice: raise SpbiasError(f"seeds spec {spec!r} names seed {twice[0]} twice.", "list each seed once (each seed is one prompt).")
-        out += range(a, b+1)
+        ranges.append((a, b))
+    if (n := sum(b - a + 1 for a, b in ranges)) > SEEDS_LIMIT:   # counted before a list of them is made
+        raise SpbiasError(f"seeds spec {spec!r} names {n:,} seeds, more than {SEEDS_LIMIT:,}.",
+                          "check the range (e.g. 1001-1015 names 15).")
+    out, seen = [], set()   # a set: each seed looked up once (a list made '1-100000,100001-200000' quadratic)
+    for a, b in ranges:
+        if seen.intersection(range(a, b + 1)):
+            twice = next(s for s in range(a, b + 1) if s in seen)
+            raise SpbiasError(f"seeds spec {spec!r} names seed {twice} twice.", "list each seed once (each seed is one prompt).")
+        seen.update(range(a, b + 1)); out += range(a, b + 1)
     return out
 
 # %% ../nbs/001_core.ipynb #bc4305dd

@@ -4,7 +4,7 @@
 
 # %% ../nbs/002_schemas.ipynb #44358341
 from __future__ import annotations
-import csv, io, re
+import csv, io, re, warnings
 from pathlib import Path
 import numpy as np, pandas as pd, pandera.pandas as pa, yaml
 from pydantic import BaseModel, ValidationError
@@ -46,14 +46,16 @@ def _first_spelling(df:pd.DataFrame, column:str, within:list)->pd.Series:
 
 def one_spelling(column:str, # the name column, e.g. "group"
                  within:list=(), # the columns a name belongs to, e.g. ["category"]
-                 what:str="group")->pa.Check:
+                 what:str="group",
+                 whats:str|None=None # its plural (default: what + "s")
+                )->pa.Check:
     "A table rule: a name spelt one way within its `within` (\"Black\" and \"black\", \"white \" and \"white\")."
     def spelt_once(df): return _first_spelling(df, column, list(within)).eq(df[column]) | df[column].isna()
     def say(df, i):
         first = _first_spelling(df, column, list(within))[i]
         return (f"{column} {df[column][i]!r} and {first!r} (<row> {int(np.argmax(df[column].eq(first))) + 1}) are "
                 f"one {what} spelt two ways" + (f" ({', '.join(f'{c} {df[c][i]}' for c in within)})" if within else ""))
-    return rule(spelt_once, say, f"spell each {what} one way (two spellings are counted as two {what}s).")
+    return rule(spelt_once, say, f"spell each {what} one way (two spellings are counted as two {whats or what + 's'}).")
 
 # %% ../nbs/002_schemas.ipynb #4141bc3d
 def _value(v)->str:
@@ -120,11 +122,34 @@ def numeric_view(df:pd.DataFrame, # a table of text cells
 # %% ../nbs/002_schemas.ipynb #96478873
 FIELD_LIMIT = 131072  # characters in one cell at most (Python's csv limit): a longer one is an unclosed quote
 
+def _reader(text, sep): return csv.reader(io.StringIO(text), delimiter=sep,
+                                          quoting=csv.QUOTE_NONE if sep == "\t" else csv.QUOTE_MINIMAL)
+
+def _left_off(text:str, where:str, sep:str, header:list, short:list, rows_read:int):
+    ("Rows that leave trailing columns off (`short`: (line, fields)): refused where another row fills such a column "
+     "(its value would be lost), else one note: how many rows, which columns.")
+    lo, filled, rows = min(n for _, n in short), {}, _reader(text, sep)
+    next(rows)
+    for r in rows:   # the first line filling each column some row leaves off
+        for j in range(lo, len(r)):
+            if j not in filled and r[j].strip(): filled[j] = rows.line_num
+        if len(filled) == len(header) - lo: break
+    if lost := [(line, n, j) for line, n in short for j in range(n, len(header)) if j in filled]:
+        line, n, j = min(lost)
+        raise SpbiasError(f"{where}, line {line}: {n} of the header's {len(header)} fields; it leaves off {header[j]}, "
+                          f"which line {filled[j]} fills (a file cut short?).",
+                          "restore the whole file, or give that row all its fields.")
+    cols, hi = ", ".join(header[lo:]), max(n for _, n in short)
+    what = f"the trailing columns {cols}" if lo == hi else f"trailing columns, at most {cols}"
+    warnings.warn(f"{where}: {len(short)} of its {rows_read} data rows leave off {what}: read as empty.")
+
 def check_text(text:str, # the file's text (decoded, byte-order mark dropped)
                where:str, # the file, as the message names it
                sep:str=",", # "," (CSV, quoted cells) or "\t" (TSV, no quoting)
                fix:str="write one header line, then one line per row, with the header's number of fields.",
-               header:bool=True # False: the first line is a row (its cells may repeat; it sets the number of fields)
+               header:bool=True, # False: the first line is a row (its cells may repeat; it sets the number of fields)
+               required:list|None=None # columns no row may leave off; the others a row may leave off at its end (read
+                                       # as empty, one note). None: a row has every field
               )->list[str]:
     ("The header of a CSV/TSV text, once its lines are checked: line endings, the number of fields per line, a cell's "
      "size, a repeated column, the separator the name says; each refusal names the file and the line.")
@@ -134,7 +159,7 @@ def check_text(text:str, # the file's text (decoded, byte-order mark dropped)
                                         if "\n" not in text else f", line {line}: a bare carriage return (CR)") + ".",
                           "save it with LF (or CRLF) line endings, e.g. `tr '\\r' '\\n' < OLD > NEW`.")
     old = csv.field_size_limit(FIELD_LIMIT)
-    rows = csv.reader(io.StringIO(text), delimiter=sep, quoting=csv.QUOTE_NONE if sep == "\t" else csv.QUOTE_MINIMAL)
+    rows = _reader(text, sep)
     try:
         header_row, header = header, next(rows, [])
         if not header_row: pass
@@ -146,13 +171,25 @@ def check_text(text:str, # the file's text (decoded, byte-order mark dropped)
             raise SpbiasError(f"{where}: column {dup[0]!r} appears twice in the header (columns "
                               f"{header.index(dup[0]) + 1} and {header.index(dup[0], header.index(dup[0]) + 1) + 1}).",
                               "rename or delete one of them.")
-        end = rows.line_num
+        end, rows_read, short = rows.line_num, 0, []   # short: (line, fields) of each row leaving trailing columns off
+        last = text.count("\n") + 1 if not text.endswith(("\n", "\r")) else None   # a last line without a line break
         for r in rows:
+            rows_read += bool(r)
             start, end = end + 1, rows.line_num   # the lines this row spans (more than one: a quoted line break)
             if r and len(r) != len(header) and any("\n" in x for x in r):   # a quote that swallowed line breaks
                 raise SpbiasError(f"{where}, line{f's {start}-{end}' if end > start else f' {start}'}: a quote is left "
                                   f"open (the row reads as {len(r)} of the header's {len(header)} fields).",
                                   f"close the quote on line {start}, or delete it.")
+            if r and len(r) < len(header) and required is not None:
+                need = [c for c in header[len(r):] if c in required]
+                if need: raise SpbiasError(f"{where}, line {rows.line_num}: {len(r)} of the header's {len(header)} fields; "
+                                           f"it leaves off {', '.join(need)}, which every row needs (a file cut short?).",
+                                           "restore the whole file, or give that row all its fields.")
+                if rows.line_num == last:
+                    raise SpbiasError(f"{where}, line {last}: {len(r)} of the header's {len(header)} fields, and the file "
+                                      "ends without a line break (a file cut short?).",
+                                      "restore the whole file, or give that row all its fields.")
+                short.append((rows.line_num, len(r))); continue
             if r and len(r) != len(header):
                 more = len(r) > len(header)
                 n, w = len(r), len(header)
@@ -165,6 +202,7 @@ def check_text(text:str, # the file's text (decoded, byte-order mark dropped)
         raise SpbiasError(f"{where}, line {rows.line_num}: {e} (a cell longer than {FIELD_LIMIT:,} characters: a quote "
                           "left open?).", "close the quote, or shorten the cell.") from None
     finally: csv.field_size_limit(old)
+    if short: _left_off(text, where, sep, header, short, rows_read)   # a writer leaving trailing empty fields off
     return header
 
 # %% ../nbs/002_schemas.ipynb #dee88bbd

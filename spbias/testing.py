@@ -12,7 +12,8 @@ import numpy as np
 __all__ = ['TINY_WORDS', 'SPECIAL_TOKENS', 'TOKENIZER_KINDS', 'SENTENCES', 'TINY_ARCHS', 'PARITY_REL32', 'PARITY_K16',
            'PARITY_MEAN16', 'tiny_tokenizer', 'tiny_sp_tokenizer', 'tiny_hf_model', 'tiny_checkpoint',
            'llama_cpp_permute', 'tiny_gguf', 'softmax', 'parity_stats', 'hf_logits', 'check_parity', 'main_parity',
-           'on_cpu_devices', 'launch_processes', 'on_processes', 'fake_run']
+           'on_cpu_devices', 'launch_processes', 'on_processes', 'fake_run', 'scripted_model',
+           'interrupted_inspect_log', 'write_lm_eval_log']
 
 # %% ../nbs/901_testing.ipynb #a105ee45
 TINY_WORDS = """the a an is was are were be been and or but not no very so too quite really this that
@@ -371,3 +372,84 @@ def fake_run(d:Path, # the run folder to write
         (seed_dir(d, s)/METRICS).write_text('{"step": 10, "eval_loss": 1.0}\n{"step": 20, "eval_loss": 1.1}\n')
     atomic_write_json(d/FINISHED, dict(run_id="r1", seeds=list(seeds)))
     return d
+
+# %% ../nbs/901_testing.ipynb #d821ff43
+def scripted_model(answer, # (the prompt's text) -> the model's reply (or an awaitable of it)
+                   name:str="mockllm/model"):
+    "An Inspect model that replies `answer(prompt)` to each prompt (Inspect's mockllm; offline)."
+    import inspect
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    async def reply(messages, tools, tool_choice, config):
+        text = answer(messages[-1].text)
+        out = ModelOutput.from_content(name, await text if inspect.isawaitable(text) else text)
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)   # mockllm counts them otherwise (a download)
+        return out
+    return get_model(name, custom_outputs=reply)
+
+_HANGING_RUN = '''
+import sys, anyio
+from inspect_ai import Task, eval
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.scorer import match
+from inspect_ai.solver import generate
+from spbias.testing import scripted_model
+n, answered, words, done = int(sys.argv[2]), int(sys.argv[3]), ["negative", "neutral", "positive"], []
+async def answer(prompt):
+    if len(done) >= answered: await anyio.sleep(3600)   # the run hangs here, as a stopped one does
+    done.append(prompt)
+    return words[int(prompt.split()[1].rstrip(".")) % 3]
+data = [Sample(id=i, input=f"Sentence {i}.", target=words[i % 3],
+               metadata=dict(category="grouped_age", group=["old", "young"][i % 2], text=f"Sentence {i}.")) for i in range(n)]
+eval(Task(dataset=MemoryDataset(data), solver=generate(), scorer=match(), name="hanging"), model=scripted_model(answer),
+     log_dir=sys.argv[1], display="none", max_connections=1, log_buffer=1)
+'''
+
+def interrupted_inspect_log(folder, # where the log goes
+                            n:int=30, # samples of the task
+                            answered:int=10, # samples answered before the run stops
+                            timeout:float=120)->"Path":
+    "The .eval log of an Inspect run killed after `answered` of `n` samples (status 'started'), as a stopped run leaves it."
+    import os, subprocess, sys, time, zipfile
+    from spbias.core import repo_root
+    folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(repo_root() or ""), os.environ.get("PYTHONPATH", "")])))
+    p = subprocess.Popen([sys.executable, "-c", _HANGING_RUN, str(folder), str(n), str(answered)], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    end = time.time() + timeout
+    try:
+        while time.time() < end and p.poll() is None:
+            logs = list(folder.glob("*.eval"))
+            try: k = sum(x.startswith("samples/") for x in zipfile.ZipFile(logs[0]).namelist()) if logs else 0
+            except (zipfile.BadZipFile, OSError, KeyError): k = 0   # caught mid-write
+            if k >= answered: return logs[0]
+            time.sleep(0.2)
+    finally:
+        if p.poll() is None: p.kill(); p.wait()
+    raise RuntimeError(f"the Inspect run did not log {answered} samples within {timeout} s:\n{(p.stderr.read() or '')[-3000:]}")
+
+# %% ../nbs/901_testing.ipynb #1e7a1002
+def write_lm_eval_log(folder:str|Path, # lm-eval's --output_path (the files go in its model subfolder)
+                tasks:dict, # task name → its samples, each dict(doc=, context=, choices=[continuations], lls=[...],
+                # target=) in document order
+                model:str="tiny", # the pretrained= of model_args
+                filters:tuple=("none",) # the task's filters (each writes every document again)
+               )->list[Path]:
+    "One lm-eval run's samples files (one per task, returned in order) and results JSON, written by lm-eval's own tracker."
+    from lm_eval.loggers import EvaluationTracker
+    from lm_eval.utils import hash_string
+    tr = EvaluationTracker(output_path=str(folder))
+    tr.general_config_tracker.log_experiment_args(model_source="hf", model_args=f"pretrained={model}",
+                                                  system_instruction=None, chat_template=None, fewshot_as_multiturn=False)
+    logged = {t: [dict(doc_id=i, doc=s["doc"], target=s["target"], arguments=[(s["context"], c) for c in s["choices"]],
+                       resps=[[(v, False)] for v in s["lls"]], filtered_resps=[(v, False) for v in s["lls"]], filter=f,
+                       metrics=["acc"], doc_hash=hash_string(json.dumps(s["doc"], indent=2, ensure_ascii=False)),
+                       prompt_hash=hash_string(s["context"]), target_hash=hash_string(str(s["target"])),
+                       acc=float(int(np.argmax(s["lls"])) == s["target"]))
+                  for f in filters for i, s in enumerate(samples)] for t, samples in tasks.items()}
+    results = dict(results={t: {"alias": t} for t in tasks}, configs={t: {"task": t} for t in tasks},
+                   config=dict(model="hf", model_args=f"pretrained={model},dtype=float32"))
+    tr.save_results_aggregated(results=results, samples=logged)   # (it logs a failure rather than raising one)
+    root = Path(folder).parent if Path(folder).suffix == ".json" else Path(folder)   # --output_path NAME.json: beside it
+    if not any(root.rglob(f"*_{tr.date_id}.json")): raise RuntimeError("lm-eval wrote no results JSON")
+    for t, s in logged.items(): tr.save_results_samples(task_name=t, samples=s)
+    return [next(root.rglob(f"samples_{t}_{tr.date_id}.jsonl")) for t in tasks]

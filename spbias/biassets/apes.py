@@ -24,14 +24,30 @@ APES_DOMAIN = pa.DataFrameSchema(
     checks=[rule(lambda df: df.fields.eq(2) | df["name"].isna() | df["class"].isna(),   # (an empty cell: named as such)
                  lambda df, i: f"{df.fields[i]} fields, and a domain line has 2 (name,class)",
                  "quote a name holding a comma, or delete the extra field."),
-            one_spelling("name", what="name"), one_spelling("class", what="class name")],
-    unique=["name"],
-    metadata={"unique": "give each name once (a repeated name asks each of its statements twice).",
-              "header": _DOMAIN_LINE})
+            one_spelling("name", what="name"), one_spelling("class", what="class name"),
+            rule(lambda df: df["name"].isna() | ~df.duplicated("name") | df.duplicated(["name", "class"]),
+                 lambda df, i: f"name {df['name'][i]!r} repeats line {(j := _first_line(df, i))} with class "
+                 f"{df['class'][i]!r} (line {j} gives {df['class'][j - 1]!r}), and a statement takes one class",
+                 "give each name one line, with its one class.")],
+    metadata={"header": _DOMAIN_LINE})
+
+def _first_line(df, i): return int(np.argmax(df["name"].eq(df["name"][i]).to_numpy())) + 1
+
+def _repeats_warning(df:pd.DataFrame, where:str)->str|None:
+    "The warning for lines that repeat an earlier line exactly (APES's own adjectives.txt has one), or None."
+    rep = df.index[df.duplicated(["name", "class"])]
+    if not len(rep): return None
+    first = lambda i: int(np.argmax((df[["name", "class"]] == df.loc[i, ["name", "class"]]).all(axis=1).to_numpy())) + 1
+    said = "; ".join(f"line {i + 1} repeats line {first(i)} ({df['name'][i]},{df['class'][i]})" for i in rep)
+    one = len(rep) == 1
+    return (f"{where}: {said}: kept as APES's generator keeps {'it' if one else 'them'} (each statement drawing on "
+            + (f"{df['name'][rep[0]]} is asked twice" if one else "a repeated name is asked once per line naming it")
+            + ", as in APES's own examples); delete " + (f"line {rep[0] + 1} to ask it once." if one else
+                                                          "the repeated lines to ask each once."))
 
 def read_domain(p:Path)->pd.DataFrame:
     ("A domain file (UTF-8, one `name,class` per line, no header; blank lines at its end dropped) read and validated "
-     "through `APES_DOMAIN`: columns name, class.")
+     "through `APES_DOMAIN`: columns name, class (a line repeated exactly kept, with a warning).")
     from spbias.checks import check_utf8
     data, where = p.read_bytes(), f"domain file {p}"
     check_utf8(data, p, "domain file")
@@ -45,7 +61,9 @@ def read_domain(p:Path)->pd.DataFrame:
                           "class": pd.Series([r[1] if len(r) > 1 else "" for r in rows], dtype=str),
                           "fields": pd.Series([len(r) for r in rows], dtype=int)})
     df = shown.assign(**{k: shown[k].where(shown[k].str.strip() != "") for k in ("name", "class")})
-    return check_table(df, APES_DOMAIN, where, row="line", shown=shown)[["name", "class"]]
+    df = check_table(df, APES_DOMAIN, where, row="line", shown=shown)[["name", "class"]]
+    if said := _repeats_warning(df, where): warnings.warn(said)
+    return df
 
 def load_domain(domains:Path, # the domains folder
                 name:str, # the param value naming a domain file
@@ -295,10 +313,11 @@ def main(argv:list[str]|None=None)->int:
     g.add_argument("--out", type=Path, required=True, help="output CSV")
     g.add_argument("--question", default=" Yes or No?", help="text appended to each statement")
     g.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
+    g.reads("--templates", "--domains"); g.writes("--out")   # apart from them (checks.check_outputs)
     sub.add_parser("predict", help="ask a model (spbias.scoring.probe)"); sub.add_parser("report", help="summarise answers (spbias.scoring.probe)")
     a = ap.parse_args(argv)
     from spbias.checks import check_out, check_input_file, write_outputs
-    check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet"), apart={"--templates": a.templates, "--domains": a.domains})
+    check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet"))
     check_input_file(a.templates, "--templates", "an APES templates CSV")
     df = generate_apes(a.templates, a.domains, a.question)
     write_outputs([(a.out, lambda p: save_table(df, p))])   # a full disk: one line, the old file back

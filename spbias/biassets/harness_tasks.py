@@ -12,8 +12,9 @@ from ..core import SpbiasError, atomic_write_text
 from ..core import LABEL_NAMES
 
 # %% auto #0
-__all__ = ['WORDINGS', 'FORMATS', 'DOC_COLUMNS', 'INSPECT_TASK', 'TASK_EXTS', 'Wording', 'build_prompt', 'task_docs',
-           'lm_eval_yaml', 'write_task', 'add_task_arguments', 'output_exts', 'bias_set_output']
+__all__ = ['WORDINGS', 'FORMATS', 'DOC_COLUMNS', 'LM_EVAL_LOADER', 'TASK_FUNCTION', 'TASK_EXTS', 'Wording', 'build_prompt',
+           'task_docs', 'lm_eval_files', 'lm_eval_yaml', 'inspect_task_file', 'write_task', 'add_task_arguments',
+           'output_exts', 'bias_set_output']
 
 # %% ../../nbs/301_harness_tasks.ipynb #b6518d83
 @dataclass(frozen=True)
@@ -57,49 +58,49 @@ def task_docs(bias_set:pd.DataFrame, # label, category, group, text (template_id
     return docs
 
 # %% ../../nbs/301_harness_tasks.ipynb #6a0a4d0a
-def lm_eval_yaml(name:str, data:Path)->str:
-    "The YAML of an lm-eval multiple-choice task over the label words, reading `data` (JSON lines)."
-    path = json.dumps(str(Path(data).resolve()))
-    return (f"task: {name}\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: {path}\n"
+LM_EVAL_LOADER = '''"""Data of the lm-eval task {name} (written by `spbias templates --format lm-eval`), read beside this file."""
+from pathlib import Path
+
+def load(data_files, **metadata):
+    """The task's splits: each file of `data_files` (JSON lines) read relative to this file's folder."""
+    import datasets
+    here = Path(__file__).resolve().parent
+    return datasets.load_dataset("json", data_files={{split: str(here / f) for split, f in data_files.items()}})
+'''
+
+def lm_eval_files(name:str)->tuple[str, str, str]:
+    "The file names of the lm-eval task `name`: its YAML, its data (JSON lines) and its data loader."
+    return f"{name}.yaml", f"{name}.jsonl", f"{name}_data.py"
+
+def lm_eval_yaml(name:str)->str:
+    "The YAML of an lm-eval multiple-choice task over the label words, its data named relative to the YAML's folder."
+    _, data, loader = lm_eval_files(name)
+    return (f"task: {name}\ncustom_dataset: !function {Path(loader).stem}.load\n"
+            f"dataset_kwargs:\n  data_files:\n    test: {json.dumps(data)}\n"
             "test_split: test\noutput_type: multiple_choice\ndoc_to_text: \"{{prompt}}\"\n"
             f"doc_to_choice: {json.dumps(list(LABEL_NAMES))}\ndoc_to_target: label\n"
             "metric_list:\n  - metric: acc\n    aggregation: mean\n    higher_is_better: true\n"
             "metadata:\n  version: 1.0\n  written_by: spbias templates --format lm-eval\n")
 
 # %% ../../nbs/301_harness_tasks.ipynb #c11896f0
-INSPECT_TASK = '''"""spbias bias set {name} as an Inspect task (written by `spbias templates --format inspect`)."""
-import json, math
-from pathlib import Path
-from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import GenerateConfig
-from inspect_ai.scorer import CORRECT, INCORRECT, NOANSWER, Score, Target, accuracy, scorer
-from inspect_ai.solver import TaskState, generate
-
-LABELS = {labels!r}
-SPACE = ("\\u0120", "\\u2581", " ")   # a word's leading space as byte-level BPE, SentencePiece and plain text spell it
-
-def label_logprobs(top):
-    """Each label word's log-probability among the top next tokens, as the word after a space (spbias's label token)."""
-    return {{t.token[1:]: t.logprob for t in top if t.token[:1] in SPACE and t.token[1:] in LABELS}}
-
-@scorer(metrics=[accuracy()])
-def label_word():
-    async def score(state: TaskState, target: Target):
-        lp = state.output.choices[0].logprobs if state.output.choices else None
-        got = label_logprobs(lp.content[0].top_logprobs or []) if lp and lp.content else {{}}
-        if not got: return Score(value=NOANSWER, answer=None, explanation="no label word among the top tokens")
-        answer = max(got, key=got.get)
-        return Score(value=CORRECT if answer == target.text else INCORRECT, answer=answer, metadata=dict(logprobs=got))
-    return score
+TASK_FUNCTION = '''
 
 @task
 def {name}(top_logprobs: int = {top}):
-    rows = [json.loads(l) for l in (Path(__file__).parent / "{name}.jsonl").read_text().splitlines() if l.strip()]
-    data = MemoryDataset([Sample(id=r["id"], input=r["prompt"], target=LABELS[r["label"]], metadata=r) for r in rows])
-    return Task(dataset=data, solver=generate(), scorer=label_word(),
-                config=GenerateConfig(max_tokens=1, logprobs=True, top_logprobs=top_logprobs, temperature=0.0))
+    """spbias's bias set {name}: each label word scored by its log-likelihood after the prompt."""
+    return bias_set_task(Path(__file__).with_name("{name}.jsonl"), top_logprobs)
 '''
+
+def inspect_task_file(name:str, # the task's name (a Python identifier)
+                      top_logprobs:int=20 # the fallback's next tokens with log-probabilities
+                     )->str:
+    "An Inspect task file: the source of spbias.biassets.inspect_task (imports only Inspect), then a @task `name`."
+    import importlib.util, re
+    from spbias import __version__
+    src = Path(importlib.util.find_spec("spbias.biassets.inspect_task").origin).read_text(encoding="utf-8")
+    src = re.sub(r"^# (AUTOGENERATED|%%).*\n", "", src, flags=re.M)
+    head = f"# Written by `spbias templates --format inspect` (spbias {__version__}): spbias.biassets.inspect_task's code.\n"
+    return head + src.rstrip() + "\n" + TASK_FUNCTION.format(name=name, top=int(top_logprobs))
 
 def write_task(bias_set:pd.DataFrame, # label, category, group, text (template_id, set)
                folder:str|Path, # the task folder to write (created)
@@ -108,7 +109,7 @@ def write_task(bias_set:pd.DataFrame, # label, category, group, text (template_i
                wording:str="bare", # a wording of spbias.scoring.manual
                top_logprobs:int=20 # Inspect: next tokens whose log-probabilities are kept
               )->list[Path]:
-    "Write a bias set as an lm-eval or Inspect task folder; the files written."
+    "Write a bias set as an lm-eval task (YAML, data, loader) or an Inspect task (task file, data); the files written."
     if fmt not in FORMATS:
         raise SpbiasError(f"--format {fmt!r} is not a harness format.", f"use one of {', '.join(FORMATS)}.")
     if not name.isidentifier():
@@ -116,11 +117,14 @@ def write_task(bias_set:pd.DataFrame, # label, category, group, text (template_i
     folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
     data = folder / f"{name}.jsonl"
     atomic_write_text(data, "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in task_docs(bias_set, wording)))
-    if fmt == "lm-eval": spec = (folder / f"{name}.yaml", lm_eval_yaml(name, data))
-    else:
-        spec = (folder / f"{name}.py", INSPECT_TASK.format(name=name, labels=list(LABEL_NAMES), top=int(top_logprobs)))
-    atomic_write_text(*spec)
-    return [spec[0], data]
+    if fmt == "lm-eval":
+        yml, _, loader = lm_eval_files(name)
+        atomic_write_text(folder / loader, LM_EVAL_LOADER.format(name=name))
+        atomic_write_text(folder / yml, lm_eval_yaml(name))
+        return [folder / yml, data, folder / loader]
+    spec = folder / f"{name}.py"
+    atomic_write_text(spec, inspect_task_file(name, top_logprobs))
+    return [spec, data]
 
 # %% ../../nbs/301_harness_tasks.ipynb #cdb619a8
 TASK_EXTS = {"lm-eval": ".yaml", "inspect": ".py"}
@@ -130,7 +134,7 @@ def add_task_arguments(ap): # the templates command's parser
     from spbias.checks import positive_int
     ap.add_argument("--format", default="table", choices=["table", *FORMATS],
                     help="table: the bias set (.tsv/.csv/.parquet); lm-eval: a task (--out NAME.yaml, with "
-                    "NAME.jsonl); "
+                    "NAME.jsonl and its loader NAME_data.py); "
                     "inspect: a task file (--out NAME.py, with NAME.jsonl)")
     ap.add_argument("--wording", default="bare", choices=list(WORDINGS),
                     help="with --format lm-eval|inspect: the prompt (spbias predict-manual's wordings, zero-shot)")
@@ -145,14 +149,19 @@ def output_exts(a, # parsed arguments of spbias templates
         raise SpbiasError(f"--out {a.out}: the task's name {Path(a.out).stem!r} (the file's stem) is not an "
                           "identifier.",
                           f"name it e.g. {Path(a.out).with_name('bias_set' + TASK_EXTS[a.format])}.")
-    from spbias.checks import check_out   # the task's data file: the --force rule too, before anything is generated
+    from spbias.checks import check_out   # the task's other files: the --force rule too, before anything is generated
     if Path(a.out).suffix == TASK_EXTS[a.format]:   # (another extension: refused by --out's own check)
-        check_out(Path(a.out).with_suffix(".jsonl"), a.force, exts=(".jsonl",), flag="--out (its data file)")
+        for f in _task_files(a)[1:]:
+            check_out(f, a.force, exts=(f.suffix,), flag=f"--out (its {'data' if f.suffix == '.jsonl' else 'loader'} file)")
     return (TASK_EXTS[a.format],)
+
+def _task_files(a)->list[Path]:
+    "The files `--format` lm-eval|inspect `--out DIR/NAME.ext` writes, --out first."
+    out = Path(a.out)
+    if a.format == "lm-eval": return [out.with_name(f) for f in lm_eval_files(out.stem)]
+    return [out, out.with_suffix(".jsonl")]
 
 def bias_set_output(a, df:pd.DataFrame, save)->tuple:
     "The (paths, write) of `write_outputs` for --format: the table through `save`, or the task files."
     if a.format not in TASK_EXTS: return (a.out, lambda p: save(df, p))
-    out = Path(a.out)
-    return ([out, out.with_suffix(".jsonl")],
-            lambda p: write_task(df, p.parent, a.format, p.stem, a.wording, a.top_logprobs))
+    return (_task_files(a), lambda p: write_task(df, p.parent, a.format, p.stem, a.wording, a.top_logprobs))

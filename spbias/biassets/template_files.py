@@ -15,8 +15,8 @@ from ..schemas import check_table, one_spelling, rule, stripped
 
 # %% auto #0
 __all__ = ['BRACES', 'SLOT_NAME', 'LEXICON', 'UNSTATED_NORMS', 'UNSTATED_NORMS_TERMS', 'UNSTATED_NORMS_CATEGORY', 'BUILT_IN_SETS',
-           'MATCH_KEYS', 'read_terms', 'fill_template_file', 'unstated_norms_set', 'main', 'built_in_sentences',
-           'attach_template_ids']
+           'MATCH_KEYS', 'SLOT_KEY', 'QUIRKS', 'read_terms', 'fill_template_file', 'unstated_norms_set', 'main',
+           'built_in_sentences', 'race_lexicon', 'delexicalise', 'attach_template_ids', 'main_gaps', 'main_power']
 
 # %% ../../nbs/302_template_files.ipynb #f4178f52
 BRACES = re.compile(r"\{[^{}]*\}")  # anything in braces: a slot, well formed or not
@@ -221,6 +221,8 @@ def main(argv:list[str]|None=None)->int:
                     help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     from spbias.biassets.harness_tasks import add_task_arguments, output_exts, bias_set_output
     add_task_arguments(ap)   # --format lm-eval|inspect: the set as a harness's task (spbias.biassets.harness_tasks)
+    ap.reads("which", label="TEMPLATES"); ap.reads("--terms", "--source")   # a task's NAME.jsonl is an output too:
+    ap.writes("--out", paths=lambda a: [a.out, *([a.out.with_suffix(".jsonl")] if a.format != "table" and a.out.name else [])])
     a = ap.parse_args(argv)
     from spbias.checks import check_out, write_outputs
     built_in = a.which in BUILT_IN_SETS
@@ -242,25 +244,28 @@ def main(argv:list[str]|None=None)->int:
     if not built_in and not Path(a.which).is_file():
         raise SpbiasError(f"template file {a.which} not found.", "check the path.")
     left, exts = {"slotless": []}, output_exts(a, (".tsv", ".csv", ".parquet"))
-    ins = {"TEMPLATES": None if built_in else a.which, "--terms": a.terms, "--source": a.source}   # never replaced
     if a.which in ("czarnowska", "ours"):
         src, layout, attrs = bias_source(a.which, a.source)
         if a.attributes is not None:  # an attribute's name, or the category it writes (grouped_age): both name it
             by_cat = {s["category"]: k for k, s in layout["attributes"].items()}
             attrs = [by_cat.get(s.strip(), s.strip()) for s in a.attributes.split(",")]
             bad = [s for s in attrs if s not in layout["attributes"]]
+            if twice := [x for x in attrs if attrs.count(x) > 1]:   # age and grouped_age: one attribute, named twice
+                said = " and ".join(repr(s.strip()) for s, x in zip(a.attributes.split(","), attrs) if x == twice[0])
+                raise SpbiasError(f"--attributes {a.attributes!r} names attribute {twice[0]} twice (as {said}).",
+                                  "name each attribute once.")
             if bad: raise SpbiasError(f"--attributes: {bad} are not in the layout of the {a.which} templates.",
                                       f"use attributes ({', '.join(layout['attributes'])}) or their categories "
                                       f"({', '.join(by_cat)}).")
-        check_out(a.out, a.force, exts=exts, apart=ins)
+        check_out(a.out, a.force, exts=exts)
         df = generate(src, attrs, layout, unmarked=a.unmarked)
         if a.set_name: df["set"] = a.set_name
     elif built_in:
-        check_out(a.out, a.force, exts=exts, apart=ins)
+        check_out(a.out, a.force, exts=exts)
         df, left = unstated_norms_set(a.which, a.source, a.unmarked)
         if a.set_name: df["set"] = a.set_name
     else:
-        check_out(a.out, a.force, exts=exts, apart=ins)
+        check_out(a.out, a.force, exts=exts)
         terms = read_terms(a.terms, a.category, a.slot)
         df, left = fill_template_file(a.which, terms, a.set_name or Path(a.which).stem, a.unmarked, terms_path=a.terms)
     write_outputs([bias_set_output(a, df, save_bias_set)])   # a full disk: one line, the old file back
@@ -277,7 +282,7 @@ def main(argv:list[str]|None=None)->int:
     return 0
 
 
-# %% ../../nbs/302_template_files.ipynb #41d1a7e5
+# %% ../../nbs/302_template_files.ipynb #f63fdc39
 import functools
 MATCH_KEYS = ["category", "group", "text"]
 
@@ -296,12 +301,57 @@ def built_in_sentences(which:str # a built-in set: "czarnowska", "ours", "ns-pro
 def _lacks_ids(preds:pd.DataFrame)->bool:
     return "template_id" not in preds or (preds.template_id.isna() | preds.template_id.astype(str).str.strip().eq("")).any()
 
+# %% ../../nbs/302_template_files.ipynb #a459735a
+SLOT_KEY = "{identity_adj}"
+QUIRKS = [(re.compile(r"\b(the|a|an) \1\b"), r"\1"),          # a doubled article: "The The white farrier"
+          (re.compile(r"\s*[,;:]\s*([.!?])\s*$"), r"\1"),     # a stray comma before the full stop: "hoof care,."
+          (re.compile(r"\ban (?=\{identity_adj\})"), "a "),   # the article agreeing with the term
+          (re.compile(r"\s+"), " ")]
+
+@functools.cache
+def race_lexicon()->pd.DataFrame:
+    "The follow-up's race terms (category grouped_race), longest first; empty where the shared data is absent."
+    try: src = shared_data_dir(required=True)/"unstated_norms"/UNSTATED_NORMS_TERMS
+    except SpbiasError: return pd.DataFrame(columns=["category", "group", "term"])
+    if not src.is_file(): return pd.DataFrame(columns=["category", "group", "term"])
+    t = read_terms(src, category=UNSTATED_NORMS_CATEGORY)
+    return t.iloc[t.term.str.len().argsort(kind="stable")[::-1]].reset_index(drop=True)
+
+def delexicalise(df:pd.DataFrame, # rows with category, group, text
+                 lexicon:pd.DataFrame|None=None # category, group, term (default: race_lexicon())
+                )->pd.DataFrame:
+    "Per row, its template key (case-folded, its group's term as the slot, the generator's quirks undone) and term; None where none."
+    lex = race_lexicon() if lexicon is None else lexicon
+    lex = lex.iloc[lex.term.str.len().argsort(kind="stable")[::-1]]
+    pats = {k: [(t, re.compile(rf"(?<![\w-]){re.escape(t)}(?![\w-])", re.I)) for t in g.term]
+            for k, g in lex.groupby(["category", "group"], sort=False)}
+    @functools.cache
+    def one(c, g, text):
+        for term, p in pats.get((c, g), []):
+            if m := p.search(text):
+                key = (text[:m.start()] + "\0" + text[m.end():]).casefold().replace("\0", SLOT_KEY)
+                for q, r in QUIRKS: key = q.sub(r, key)
+                return key.strip(), term.lower()
+        return None, None
+    got = [one(c, g, t) for c, g, t in df[MATCH_KEYS].astype(str).itertuples(index=False, name=None)]
+    return pd.DataFrame(got, columns=["key", "term"], index=df.index, dtype=object)
+
+# %% ../../nbs/302_template_files.ipynb #07e0ebcf
+def _built_in_keys(s:str)->pd.DataFrame:
+    "A built-in set's template keys (delexicalise), each naming one template id (a key two templates share is left out)."
+    b = built_in_sentences(s); k = delexicalise(b).key
+    t = pd.DataFrame({"category": b.category, "key": k, "template_id": b.template_id}).dropna().drop_duplicates()
+    return t[~t.duplicated(["category", "key"], keep=False)]
+
+def _named(texts, k=3)->str:
+    return ", ".join(repr(t) for t in texts[:k]) + (f" and {len(texts) - k} more" if len(texts) > k else "")
+
 def attach_template_ids(preds:pd.DataFrame, # predictions (load_predictions)
                         sets=tuple(BUILT_IN_SETS), # built-in sets to match against
                         what:str="the predictions" # how the line names them
                        )->tuple[pd.DataFrame, str|None]:
-    ("Predictions with template ids from the built-in set that matches every row word for word (else as they were), "
-     "and one line saying how many rows matched; None where they had ids.")
+    ("Predictions with template ids (a built-in set's, word for word or by template key, else the key itself) and "
+     "terms, and one line saying how many rows matched which way; None where they had ids.")
     if not _lacks_ids(preds): return preds, None
     keys = preds[MATCH_KEYS].astype(str)
     best, hits = None, -1
@@ -312,6 +362,43 @@ def attach_template_ids(preds:pd.DataFrame, # predictions (load_predictions)
         return preds.assign(template_id=best_ids.to_numpy()), (
             f"{what}: no template ids; all {len(preds)} rows are sentences of the built-in {best} set, word for word: "
             "its template ids attached")
-    near = f" (at most {hits} of them match one set, {best})" if hits > 0 else ""
-    return preds, (f"{what}: no template ids, and {len(preds)} rows are not all sentences of a built-in set "
-                   f"({', '.join(sets)}){near}")
+    dl = delexicalise(preds)
+    if (none := dl.key.isna()).any():
+        near = f" (at most {hits} of them match one set, {best})" if hits > 0 else ""
+        return preds, (f"{what}: no template ids, and {len(preds)} rows are not all sentences of a built-in set "
+                       f"({', '.join(sets)}){near}; {int(none.sum())} rows hold no identity term of their group, so "
+                       f"no template could be recovered for them: {_named(preds.text[none].tolist())}")
+    cat_key = pd.DataFrame({"category": keys.category.to_numpy(), "key": dl.key.to_numpy()})
+    kb, khits = None, 0
+    for s in sets:
+        ids = cat_key.merge(_built_in_keys(s), on=["category", "key"], how="left").template_id
+        if (n := int(ids.notna().sum())) > khits: kb, khits, key_ids = s, n, ids
+    tid = pd.Series(np.where(dl.key.isna(), None, "delexicalised:" + dl.key.fillna("")), index=preds.index)
+    if kb is not None:
+        tid = tid.where(key_ids.isna().to_numpy(), key_ids.to_numpy())
+    exact = hits if kb == best else 0
+    parts = [f"{exact} word for word and {khits - exact} by template key (the generator's quirks undone) to the "
+             f"built-in {kb} set's templates" if kb else "none to a built-in set"]
+    if (rest := len(preds) - khits):
+        parts.append(f"{rest} by their own key: the sentence, case-folded, with its identity term as the slot "
+                     f"({tid[tid.str.startswith('delexicalised:')].nunique()} templates, ids delexicalised:...)")
+    return preds.assign(template_id=tid.to_numpy(), term=dl.term.to_numpy()), (
+        f"{what}: no template ids; all {len(preds)} rows' templates and identity terms recovered from the sentences: "
+        + "; ".join(parts))
+
+# %% ../../nbs/302_template_files.ipynb #a5001fa2
+def main_gaps(argv:list[str]|None=None)->int:
+    "`spbias gaps` (stats.metrics.main_gaps) with template ids and terms recovered from the sentences (attach_template_ids)."
+    from spbias.stats.metrics import main_gaps as gaps
+    return gaps(argv, recover=_recover_quietly)
+
+def main_power(argv:list[str]|None=None)->int:
+    "`spbias power` (stats.power.main) with template ids and terms recovered from the sentences, as `main_gaps`."
+    from spbias.stats.power import main as power
+    return power(argv, recover=_recover_quietly)
+
+def _recover_quietly(preds:pd.DataFrame)->tuple[pd.DataFrame, str|None]:
+    "attach_template_ids, its line said only where some row matched a built-in set or held a term (else gaps says as before)."
+    got, line = attach_template_ids(preds)
+    if got is preds and line and "(at most" not in line and delexicalise(preds).key.isna().all(): return preds, None
+    return got, line

@@ -16,7 +16,8 @@ __all__ = ['GAP_TABLE', 'PER_RUN_GAPS', 'check_gap_table', 'read_gaps', 'read_pe
 # %% ../../nbs/103_gap_format.ipynb #07cbe9d4
 _REMAKE = "remake it with `spbias gaps` (a file cut short or edited by hand?)."
 _MAKE = "make one with `spbias gaps PREDICTIONS.tsv --out gaps.csv`, then pass gaps.csv."
-_NUMBERS = ["gap_mean", "ci_low", "ci_high", "p_value", "p_adjusted", "value_mean", "value", "centroid", "gap"]
+_NUMBERS = ["gap_mean", "ci_low", "ci_high", "p_value", "p_adjusted", "value_mean", "value", "centroid", "gap",
+            "se", "df", "mde", "mde_family", "alpha_family", "tost_p", "tost_p_adjusted", "margin_low", "margin_high"]
 
 def _shown(v)->str: return repr(v) if isinstance(v, str) else str(getattr(v, "item", lambda: v)())
 def _gap_keys(df, run=()): return [c for c in ("set", "gap_to") if c in df] + ["model", "dataset", *run, "category",
@@ -41,13 +42,18 @@ def _gap_columns(run=()):
 def _number(what="not a number", ok=lambda v: v.notna(), required=False):
     return pa.Column(None, numbers(ok, what, _REMAKE), nullable=True, required=required)
 
+def _num(df, c): return pd.to_numeric(df[c], errors="coerce")
+_ONE_CATEGORY = one_spelling("category", what="category", whats="categories")   # 'Age' and 'age': two attributes
+
 GAP_TABLE = pa.DataFrameSchema(
     _gap_columns() | {
         **{c: _number(required=True) for c in ("gap_mean", "ci_low", "ci_high")},
         "n_runs": pa.Column(None, numbers(lambda v: integer(v) & (v >= 0), "not a whole number", _REMAKE)),
         "significance": pa.Column(None, numbers(lambda v: v.isin([-1, 0, 1]), "not -1, 0 or 1", _REMAKE)),
         **{c: _number("not a p-value in [0, 1]", lambda v: v.between(0, 1)) for c in ("p_value", "p_adjusted")}},
-    checks=[one_spelling("group", ["category"]),
+    checks=[_ONE_CATEGORY, one_spelling("group", ["category"]),
+            rule(lambda df: ~(_num(df, "ci_low") > _num(df, "ci_high")), lambda df, i: f"ci_low {_shown(df.ci_low[i])} is "
+                 f"above ci_high {_shown(df.ci_high[i])} (an inverted interval)", _REMAKE),
             rule(lambda df: finite(pd.to_numeric(df.gap_mean, errors="coerce")) | ~(pd.to_numeric(df.n_runs,
                  errors="coerce") > 0), lambda df, i: f"gap_mean is {_shown(df.gap_mean[i])}, though "
                  f"{_shown(df.n_runs[i])} prompt(s) measured it", _REMAKE),
@@ -57,7 +63,7 @@ GAP_TABLE = pa.DataFrameSchema(
 PER_RUN_GAPS = pa.DataFrameSchema(   # `spbias gaps --per-run`: one row per run, group and metric
     _gap_columns(["run"]) | {"value": _number(required=True), "centroid": _number(required=True),
                              "gap": _number("not a finite number", finite, True)},
-    checks=[one_spelling("group", ["category"]), _one_row_each(["run"])],
+    checks=[_ONE_CATEGORY, one_spelling("group", ["category"]), _one_row_each(["run"])],
     metadata={"header": "write it with `spbias gaps PREDICTIONS.tsv --out gaps.csv --per-run per-run.csv`."})
 
 # %% ../../nbs/103_gap_format.ipynb #dea3cc54

@@ -4,30 +4,45 @@
 
 # %% ../../nbs/102_harness.ipynb #4ef9f362
 from __future__ import annotations
-import json, re
+import json, re, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 from ..core import SpbiasError
 from ..core import LABEL_NAMES
 
 # %% auto #0
-__all__ = ['MAP_KEYS', 'DEFAULT_MAP', 'MAP_FILE', 'parse_map', 'find_map', 'field', 'log_kind', 'is_log', 'lm_eval_results',
-           'lm_eval_model', 'lm_eval_samples', 'read_lm_eval', 'read_inspect', 'read_log']
+__all__ = ['MAP_KEYS', 'DEFAULT_MAP', 'MAP_FILE', 'LM_EVAL_KEYS', 'SAMPLES_NAME', 'RESULTS_DATE', 'read_map_file', 'parse_map',
+           'find_map', 'field', 'is_lm_eval_samples', 'log_kind', 'is_log', 'readable_file', 'lm_eval_results',
+           'lm_eval_model', 'lm_eval_arguments', 'lm_eval_run', 'lm_eval_samples', 'read_lm_eval', 'read_inspect',
+           'read_log']
 
 # %% ../../nbs/102_harness.ipynb #ef9112ac
 MAP_KEYS = ("category", "group", "template_id", "set")
 DEFAULT_MAP = {"lm-eval": {k: f"doc.{k}" for k in MAP_KEYS}, "inspect": {k: f"metadata.{k}" for k in MAP_KEYS}}
 MAP_FILE = "spbias_map.json"
 
+def _checked_map(out:dict, where:str)->dict:
+    "The mapping, if it maps only columns a mapping sets; else an error naming where it came from."
+    bad = [k for k in out if k not in MAP_KEYS]
+    if bad: raise SpbiasError(f"{where}: {bad} name no column that a mapping sets.", f"map some of {', '.join(MAP_KEYS)}.")
+    return out
+
+def read_map_file(path:Path)->dict:
+    "The mapping in a JSON file (spbias_map.json); unreadable or another column: an error naming the file."
+    try: out = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise SpbiasError(f"mapping file {path} cannot be read ({e}).",
+                          'write it as JSON, e.g. {"category": "doc.bias_type", "group": "doc.group"}.') from None
+    if not isinstance(out, dict):
+        raise SpbiasError(f"mapping file {path} holds a {type(out).__name__}, not an object.",
+                          'write it as JSON, e.g. {"category": "doc.bias_type", "group": "doc.group"}.')
+    return _checked_map(out, f"mapping file {path}")
+
 def parse_map(spec:str|dict|Path|None # "category=doc.bias_type,group=doc.group", a JSON file, a dict, or None
              )->dict:
     "The mapping {column: dotted field path} a spec names; an unknown column or a malformed pair: an error."
     if spec is None or isinstance(spec, dict): out = dict(spec or {})
-    elif Path(spec).suffix == ".json" or Path(spec).is_file():
-        try: out = json.loads(Path(spec).read_text())
-        except (OSError, json.JSONDecodeError) as e:
-            raise SpbiasError(f"mapping file {spec} cannot be read ({e}).",
-                              'write it as JSON, e.g. {"category": "doc.bias_type", "group": "doc.group"}.') from None
+    elif Path(spec).suffix == ".json" or Path(spec).is_file(): return read_map_file(Path(spec))
     else:
         out = {}
         for pair in str(spec).split(","):
@@ -36,15 +51,12 @@ def parse_map(spec:str|dict|Path|None # "category=doc.bias_type,group=doc.group"
                 raise SpbiasError(f"--map: {pair!r} is not COLUMN=FIELD.",
                                   "write e.g. --map category=doc.bias_type,group=doc.group.")
             out[k.strip()] = v.strip()
-    bad = [k for k in out if k not in MAP_KEYS]
-    if bad: raise SpbiasError(f"--map: {bad} name no column that a mapping sets.",
-                              f"map some of {', '.join(MAP_KEYS)}.")
-    return out
+    return _checked_map(out, "--map")
 
 def find_map(log:Path)->dict:
     "The mapping in a `spbias_map.json` in the log's folder or the nearest folder above it ({} if none)."
     for d in Path(log).resolve().parents:
-        if (d / MAP_FILE).is_file(): return parse_map(d / MAP_FILE)
+        if (d / MAP_FILE).is_file(): return read_map_file(d / MAP_FILE)
     return {}
 
 # %% ../../nbs/102_harness.ipynb #f6fc4d83
@@ -62,15 +74,29 @@ def field(sample:dict, path:str, # a dotted path, e.g. "doc.bias_type"
                               "`spbias harness read LOG --map COLUMN=FIELD --out preds.tsv`.")
     return v
 
-# %% ../../nbs/102_harness.ipynb #c1dc490b
-def log_kind(path:str|Path)->str|None:
-    "'lm-eval', 'inspect' or None (not a harness log) for a file, by its name and, for .json, its top-level keys."
+# %% ../../nbs/102_harness.ipynb #1a0e7010
+import hashlib, math, stat, warnings
+LM_EVAL_KEYS = ("doc", "arguments", "filtered_resps")   # what every line of an lm-eval samples file holds
+
+def is_lm_eval_samples(path:str|Path)->bool:
+    "An lm-eval samples file: named samples_*.jsonl as lm-eval names it, or a .jsonl whose first line is a sample."
     p = Path(path)
-    if p.name.startswith("samples_") and p.name.endswith(".jsonl"): return "lm-eval"
-    if p.suffix == ".eval": return "inspect"
-    if p.suffix == ".json" and p.is_file() and not p.name.startswith("results_"):
-        with open(p, "rb") as f: head = f.read(4096)
-        if re.search(rb'"(version|eval)"\s*:', head) and b'"eval"' in head: return "inspect"
+    if not p.name.endswith(".jsonl"): return False
+    if p.name.startswith("samples_"): return True   # (its reader refuses a folder, FIFO or loop of that name)
+    if not p.is_file(): return False                # a folder, FIFO or broken link: nothing is opened
+    try:
+        with open(p, "rb") as f: first = json.loads(f.readline(1 << 22).decode("utf-8-sig"))
+    except (OSError, ValueError): return False
+    return isinstance(first, dict) and set(LM_EVAL_KEYS) <= set(first)
+
+# %% ../../nbs/102_harness.ipynb #c1dc490b
+from .inspect_logs import is_inspect_log
+
+def log_kind(path:str|Path)->str|None:
+    "'lm-eval', 'inspect' or None (not a harness log) for a file, by its name and, for .json(l), its content."
+    p = Path(path)
+    if is_lm_eval_samples(p): return "lm-eval"
+    if is_inspect_log(p): return "inspect"   # a .eval, or a .json that opens as Inspect's logs do
     return None
 
 def is_log(path:Path)->bool:
@@ -78,18 +104,80 @@ def is_log(path:Path)->bool:
     return log_kind(path) is not None
 
 # %% ../../nbs/102_harness.ipynb #c2e829f9
-def lm_eval_results(samples:Path)->tuple[dict, str, str]:
-    "The results JSON beside a samples file, the task and the date its name holds; no such file: an error."
-    m = re.fullmatch(r"samples_(.+)_(\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl", samples.name)
-    if not m: raise SpbiasError(f"{samples}: not named samples_<task>_<date>.jsonl as lm-eval writes it.",
-                                "pass the files lm-eval --log_samples wrote, under their own names.")
-    task, date = m.groups()
-    res = samples.with_name(f"results_{date}.json")
-    if not res.is_file():
-        raise SpbiasError(f"{samples}: the results_{date}.json lm-eval writes beside it is missing "
-                          "(it names the model).",
-                          "keep the samples and results files of one lm-eval run in one folder.")
-    return json.loads(res.read_text()), task, date
+def readable_file(path:str|Path, what:str="samples file")->Path:
+    "`path` if it is a regular file; a folder, FIFO, device, missing path or symlink loop: an error, before opening it."
+    p = Path(path)
+    try: st = p.stat()
+    except FileNotFoundError: raise SpbiasError(f"{p} does not exist.", "check the path.") from None
+    except OSError as e:
+        raise SpbiasError(f"{p} cannot be read ({e.strerror}).", f"pass the {what} itself, not a link that leads nowhere.") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise SpbiasError(f"{p} is a folder, not a {what}.", f"pass the {what} in it, or the folder to `spbias harness read`.")
+    if not stat.S_ISREG(st.st_mode):
+        raise SpbiasError(f"{p} is not a regular file (a FIFO, socket or device): reading it could wait forever.",
+                          "save what it streams to a file and pass that.")
+    return p
+
+def _json_lines(p:Path)->list[tuple[int, object]]:
+    "(line number, value) of each non-blank line of a UTF-8 JSON-lines file (a BOM read past); else an error naming the line."
+    raw = readable_file(p).read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raise SpbiasError(f"{p} is gzip-compressed, not the JSON lines lm-eval writes.", f"decompress it (gunzip -c {p} > "
+                          f"{p.stem}.plain.jsonl) and pass that.")
+    try: text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        raise SpbiasError(f"{p}, line {line}: byte 0x{raw[e.start]:02x} is not UTF-8, the encoding lm-eval writes (the file "
+                          "was re-encoded, e.g. as Latin-1).", "pass the file lm-eval wrote, or convert it back "
+                          "(iconv -f latin1 -t utf-8).") from None
+    out = []
+    for n, line in enumerate(text.split("\n"), 1):   # not splitlines: U+2028 may stand inside a JSON string
+        if not line.strip(): continue
+        try: out.append((n, json.loads(line)))
+        except json.JSONDecodeError as e:
+            raise SpbiasError(f"{p}, line {n}: not JSON ({e.msg}, column {e.colno}): a line cut short, as when a run stops "
+                              "while writing.", "pass the samples file of a run that finished, or run the task again.") from None
+    return out
+
+# %% ../../nbs/102_harness.ipynb #1a0e7011
+SAMPLES_NAME = re.compile(r"samples_(.+)_(\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl")   # lm-eval's names (the date: its run)
+RESULTS_DATE = re.compile(r"_(\d{4}-\d{2}-\d{2}T[\d\-.]+)\.json$")
+
+def _task_hash(samples:list[dict])->str|None:
+    "lm-eval's hash of a task's samples (its results' task_hashes): of every sample's doc, prompt and target hashes."
+    try: return hashlib.sha256("".join(s["doc_hash"] + s["prompt_hash"] + s["target_hash"] for s in samples).encode()).hexdigest()
+    except (KeyError, TypeError): return None   # an older lm-eval: no hashes
+
+def _results_json(q:Path, sniff:bool=True # only a file that opens with "results", as lm-eval's do
+                 )->dict|None:
+    "The content of a JSON object file (a results JSON); None for any other file."
+    if not q.is_file(): return None
+    try:
+        with open(q, "rb") as f:
+            if sniff and not re.match(rb'\s*\{\s*"results"\s*:', f.read(64)): return None
+        r = json.loads(q.read_text(encoding="utf-8"))
+    except (OSError, ValueError): return None
+    return r if isinstance(r, dict) else None
+
+def lm_eval_results(samples:Path, task_hash:str|None=None # the samples' hash (`_task_hash`; None: by name only)
+                   )->tuple[dict, str, str]:
+    "The results JSON of a samples file's run, its task and date: by task_hashes among the JSON beside it, else by name."
+    samples, named = Path(samples), SAMPLES_NAME.fullmatch(Path(samples).name)
+    for q in sorted(samples.parent.glob("*.json")) if task_hash else []:
+        hit = [t for t, h in ((_results_json(q) or {}).get("task_hashes") or {}).items() if h == task_hash]
+        if hit:
+            m = RESULTS_DATE.search(q.name)
+            return _results_json(q), named[1] if named and named[1] in hit else hit[0], m[1] if m else q.stem
+    if named:
+        q = samples.with_name(f"results_{named[2]}.json"); r = _results_json(q, sniff=False)
+        if r is not None and not (task_hash and (r.get("task_hashes") or {}).get(named[1]) not in (None, task_hash)):
+            return r, named[1], named[2]
+        if r is not None:
+            raise SpbiasError(f"{samples}: {q.name} beside it was written for other samples (its task_hashes differ: the "
+                              "samples file was edited, or holds another run).", "pass the samples file as its run wrote it.")
+    raise SpbiasError(f"{samples}: no lm-eval results JSON beside it belongs to these samples (it names the model; lm-eval "
+                      "writes results_<date>.json beside samples_<task>_<date>.jsonl, and its task_hashes find the samples "
+                      "under any name).", "keep the samples file in the folder of its run's results JSON.")
 
 def lm_eval_model(results:dict)->str:
     "The model an lm-eval results JSON names: model_name, else pretrained= of model_args, else the backend."
@@ -99,18 +187,81 @@ def lm_eval_model(results:dict)->str:
     if isinstance(args, str): args = dict(a.split("=", 1) for a in args.split(",") if "=" in a)
     return str(args.get("pretrained") or cfg.get("model") or "unknown")
 
-def lm_eval_samples(path:Path)->list[dict]:
-    "The samples of an lm-eval samples file (the first filter of each document), with the log-likelihoods as `lls`."
-    out, seen = [], set()
-    for k, line in enumerate(Path(path).read_text().splitlines()):
-        if not line.strip(): continue
-        s = json.loads(line)
-        if s.get("doc_id") in seen: continue
-        seen.add(s.get("doc_id"))
-        resps = field(s, "filtered_resps", f"{path}, sample {k}")
-        s["lls"] = [float(r[0] if isinstance(r, list) else r) for r in resps]
-        out.append(s)
+# %% ../../nbs/102_harness.ipynb #1a0e7012
+def lm_eval_arguments(s:dict, where:str)->list[list]:
+    "Each request's arguments of a sample, as lists: lm-eval 0.4.13's {gen_args_i: {arg_j: ...}} or the older lists."
+    a = s["arguments"]
+    if isinstance(a, dict):
+        try: return [[a[f"gen_args_{i}"][f"arg_{j}"] for j in range(len(a[f"gen_args_{i}"]))] for i in range(len(a))]
+        except (KeyError, TypeError): pass
+    elif isinstance(a, list) and all(isinstance(x, list) for x in a): return a
+    raise SpbiasError(f"{where}: arguments {str(a)[:80]} are neither lm-eval's gen_args_0, gen_args_1, ... nor a list of "
+                      "requests.", "pass the samples file lm-eval --log_samples wrote.")
+
+def _log_likelihoods(s:dict, args:list, where:str)->list[float]:
+    "Each choice's log-likelihood (the first of its filtered response); one that is NaN or no number: an error."
+    resps, out = s["filtered_resps"], []
+    if not isinstance(resps, list) or len(resps) != len(args) or not resps:
+        raise SpbiasError(f"{where}: {len(resps) if isinstance(resps, list) else resps!r} responses for {len(args)} requests.",
+                          "pass the samples of a multiple-choice task, as lm-eval wrote them.")
+    for i, r in enumerate(resps):
+        try: x = float(r[0] if isinstance(r, list) and r else r)
+        except (TypeError, ValueError):
+            raise SpbiasError(f"{where}: response {i} is {str(r)[:60]}, not a log-likelihood (a generated answer?).",
+                              "pass the samples of a multiple-choice (log-likelihood) task.") from None
+        if math.isnan(x):
+            choice = args[i][1] if len(args[i]) > 1 else i
+            raise SpbiasError(f"{where}: the log-likelihood of choice {i} ({choice!r}) is NaN, so no answer can be picked.",
+                              "run the model again in float32 (lm-eval with dtype=float32 in its --model_args): a NaN comes "
+                              "from overflow in half precision.")
+        out.append(x)
     return out
+
+# %% ../../nbs/102_harness.ipynb #1a0e7013
+def _first_run(p:Path, lines:list)->list:
+    "The lines of a samples file's first run: a (doc_id, filter) seen again starts another; the same lines again: a note."
+    starts, seen = [0], set()
+    for k, (n, s) in enumerate(lines):
+        key = json.dumps([s["doc_id"], s.get("filter")])
+        if key in seen: starts.append(k); seen = set()
+        seen.add(key)
+    runs = [lines[a:b] for a, b in zip(starts, starts[1:] + [len(lines)])]
+    if len(runs) > 1:
+        (n2, s2), first = runs[1][0], [s for _, s in runs[0]]
+        if any([s for _, s in r] != first for r in runs[1:]):
+            raise SpbiasError(f"{p} holds {len(runs)} runs, one after the other: doc_id {s2['doc_id']} comes again at line "
+                              f"{n2} (lm-eval appends to a samples file of the same name).", f"split it at line {n2} into one "
+                              "file per run, each beside its results JSON, or run lm-eval again into an empty --output_path.")
+        warnings.warn(f"{p}: lines {n2}–{lines[-1][0]} repeat lines {runs[0][0][0]}–{runs[0][-1][0]} exactly (the same run "
+                      "appended again); read once.")
+    return runs[0]
+
+def lm_eval_run(path:str|Path)->tuple[list[dict], dict, str, str]:
+    ("The samples of an lm-eval samples file (its first run and filter; each with its `line`, `args` and `lls`), its run's "
+     "results JSON, its task and date.")
+    p = Path(path); lines = _json_lines(p)
+    if not lines: raise SpbiasError(f"{p} holds no samples.", "pass a samples file lm-eval --log_samples wrote in full.")
+    for n, s in lines:
+        if not isinstance(s, dict) or not set(LM_EVAL_KEYS) <= set(s):
+            have = f"keys {', '.join(list(s)[:6])}" if isinstance(s, dict) else f"a {type(s).__name__}"
+            raise SpbiasError(f"{p}, line {n}: not an lm-eval sample ({have}; lm-eval's hold {', '.join(LM_EVAL_KEYS)}).",
+                              "pass the samples files lm-eval --log_samples wrote.")
+    if missing := [n for n, s in lines if "doc_id" not in s]:
+        raise SpbiasError(f"{p}, line {missing[0]}: no doc_id ({len(missing)} of {len(lines)} lines lack one); lm-eval writes "
+                          "one on every line, and without it documents cannot be told apart.",
+                          "pass the samples file as lm-eval wrote it (or give every line its document's doc_id).")
+    run = _first_run(p, lines)
+    results, task, date = lm_eval_results(p, _task_hash([s for _, s in run]))
+    out = []
+    for n, s in run:
+        if s.get("filter") != run[0][1].get("filter"): continue
+        args = lm_eval_arguments(s, f"{p}, line {n}")
+        out.append(dict(s, line=n, args=args, lls=_log_likelihoods(s, args, f"{p}, line {n}")))
+    return out, results, task, date
+
+def lm_eval_samples(path:str|Path)->list[dict]:
+    "The samples of an lm-eval samples file (`lm_eval_run`'s)."
+    return lm_eval_run(path)[0]
 
 # %% ../../nbs/102_harness.ipynb #3ff7c32f
 def _mapped(s:dict, mapping:dict, where:str)->dict:
@@ -126,65 +277,122 @@ def read_lm_eval(path:str|Path, mapping:dict|None=None # {column: field}, over t
                 )->pd.DataFrame:
     "The predictions table of an lm-eval samples file of a three-choice task (the choices spbias's label words)."
     path = Path(path)
-    results, task, date = lm_eval_results(path)
+    samples, results, task, date = lm_eval_run(path)
     mapping = {**DEFAULT_MAP["lm-eval"], **find_map(path), **(mapping or {})}
     rows = []
-    for k, s in enumerate(lm_eval_samples(path)):
-        where = f"{path}, sample {k}"
+    for s in samples:
+        where = f"{path}, line {s['line']}"
         if len(s["lls"]) != 3:
             raise SpbiasError(f"{where}: task {task} has {len(s['lls'])} choices, not the three label words of "
                               "spbias's predictions table.", "read BBQ with `spbias harness bbq`, CrowS-Pairs with "
                               "`spbias harness crows`; other tasks need three choices (negative, neutral, positive).")
         doc = s.get("doc", {})
-        text = doc["text"] if isinstance(doc, dict) and "text" in doc else field(s, "arguments.0.0", where)
+        text = doc["text"] if isinstance(doc, dict) and "text" in doc else s["args"][0][0]
         rows.append(dict(y_true=str(field(s, "target", where)), y_pred=str(int(np.argmax(s["lls"]))),
                          **_mapped(s, mapping, where), text=str(text),
                          **{f"score_{w}": v for w, v in zip(LABEL_NAMES, s["lls"])}))
-    if not rows: raise SpbiasError(f"{path} holds no samples.",
-                                   "pass a samples file lm-eval --log_samples wrote in full.")
     df = pd.DataFrame(rows).assign(model=lm_eval_model(results), run_id=f"lm-eval-{date}", dataset=task)
     return df
 
-# %% ../../nbs/102_harness.ipynb #cc5e03e3
-def _label(v, where:str, what:str)->int:
-    "The class of a label word (0 negative, 1 neutral, 2 positive); another answer: an error."
-    w = (v[0] if isinstance(v, list) and v else v)
-    w = str(w).strip().lower() if w is not None else ""
-    if w not in LABEL_NAMES:
-        raise SpbiasError(f"{where}: the {what} is {v!r}, not one of the label words {', '.join(LABEL_NAMES)}.",
-                          "read Inspect logs of three-way sentiment tasks (spbias templates --format inspect).")
-    return LABEL_NAMES.index(w)
+# %% ../../nbs/102_harness.ipynb #c77e9258
+def _cell(v, k:str, path:str, where:str)->str:
+    "A mapped field as one clean cell; a JSON object or list, or an empty category or group: an error."
+    if isinstance(v, (dict, list)):
+        raise SpbiasError(f"{where}: {k} ({path}) is a JSON {'object' if isinstance(v, dict) else 'list'} "
+                          f"({json.dumps(v)[:60]}), not one name.", f"map {k} to a field inside it (--map {k}={path}.KEY).")
+    s = "" if v is None else " ".join(str(v).split())
+    if not s and k in ("category", "group"):
+        raise SpbiasError(f"{where}: the {k} ({path}) is empty.", f"give every sample its {k}, or map {k} to another field.")
+    return s
 
-def read_inspect(path:str|Path, mapping:dict|None=None # {column: field}, over the default and spbias_map.json
+def _input_text(inp)->str:
+    "A sample's input as text: the string, or the last user message of a chat."
+    if isinstance(inp, str): return inp
+    return next((m.text for m in reversed(inp) if m.role == "user"), "")
+
+def _unanswered(rows:list, path:Path, partial:bool, notes:list)->list:
+    "The answered rows; unanswered ones: an error, or with `partial` left out and counted per group in `notes`."
+    left = [r for r in rows if r["y_pred"] is None]
+    if not left: return rows
+    first = left[0]
+    if len(left) == len(rows): raise SpbiasError(f"{path}: none of its {len(rows)} samples has an answer spbias can read "
+                                                 f"({first['_where']}: {first['_answer']!r}, {first['_how']}).",
+                                                 "score the task so that its answers name label words (spbias's own "
+                                                 "task, run with Inspect's hf provider, scores each one).")
+    if not partial:
+        raise SpbiasError(f"{path}: {len(left)} of {len(rows)} samples have no answer spbias can read "
+                          f"({first['_where']}: {first['_answer']!r}, {first['_how']}).",
+                          "read the others with `spbias harness read LOG --partial` (those left out are counted per "
+                          "group), or score the task with label-word answers (spbias templates --format inspect).")
+    per = pd.Series([f"{r['category']}/{r['group']}" for r in left]).value_counts().sort_index()
+    notes.append(f"{path}: left out {len(left)} of {len(rows)} samples without a readable answer (--partial): "
+                  + ", ".join(f"{g} {n}" for g, n in per.items()) + ".")
+    return [r for r in rows if r["y_pred"] is not None]
+
+# %% ../../nbs/102_harness.ipynb #5930989f
+def _score_columns(rows:list, path:Path, notes:list)->None:
+    "Each row's label words' log-probabilities as score_* where every row has all three; else none, said in `notes`."
+    lps = [r.pop("_logprobs") for r in rows]
+    if all(lp and len(lp) == 3 for lp in lps):
+        for r, lp in zip(rows, lps): r.update({f"score_{w}": float(lp[w]) for w in LABEL_NAMES})
+    elif any(lps):
+        n = sum(not lp or len(lp) < 3 for lp in lps)
+        notes.append(f"{path}: {n} of {len(rows)} samples lack a label word's log-probability (not among the top next "
+                      "tokens): no score columns are written; the answers are exact.")
+
+def read_inspect(path:str|Path, mapping:dict|None=None, # {column: field}, over the default and spbias_map.json
+                 partial:bool=False # read an unfinished run, leave out unanswered samples (both said)
                 )->pd.DataFrame:
     "The predictions table of an Inspect eval log of a three-way sentiment task."
-    from inspect_ai.log import read_eval_log
-    path = Path(path)
-    log = read_eval_log(str(path))
+    from spbias.formats.inspect_logs import open_log, finished, sample_answer, answers_note
+    path = Path(path); log = open_log(path)
+    notes = [finished(log, path, partial)]
     if not log.samples: raise SpbiasError(f"{path} holds no samples (status {log.status}).",
-                                          "pass a finished Inspect log (inspect eval ... --log-dir DIR).")
+                                          "pass a log of a run that scored its samples (inspect eval ... --log-dir DIR).")
     mapping = {**DEFAULT_MAP["inspect"], **find_map(path), **(mapping or {})}
-    rows = []
+    rows, answers = [], []
     for s in log.samples:
-        where = f"{path}, sample {s.id}"
-        if not s.scores: raise SpbiasError(f"{where} has no score.", "score the task (its scorer gives the answer).")
-        sc = next(iter(s.scores.values()))
-        d = dict(id=s.id, target=s.target, metadata=s.metadata or {})
-        if sc.answer is None:
-            raise SpbiasError(f"{where} is unanswered: no label word among the model's top next tokens.",
-                              "run the task again with more of them (inspect eval NAME.py -T top_logprobs=100).")
-        lp = (sc.metadata or {}).get("logprobs") or {}
-        rows.append(dict(y_true=_label(s.target, where, "target"), y_pred=_label(sc.answer, where, "answer"),
-                         **_mapped(d, mapping, where), text=str((s.metadata or {}).get("text", s.input)),
-                         **{f"score_{w}": lp.get(w, np.nan) for w in LABEL_NAMES if lp}))
-    return pd.DataFrame(rows).assign(model=str(log.eval.model), run_id=str(log.eval.run_id),
-                                     dataset=str(log.eval.task).split("/")[-1])
+        where = f"{path}, sample {s.id}" + (f" (epoch {s.epoch})" if s.epoch > 1 else "")
+        a = sample_answer(s, where); answers.append(a)
+        d, cols = dict(id=s.id, target=s.target, metadata=s.metadata or {}), {}
+        for k, fp in mapping.items():
+            try: cols[k] = _cell(field(d, fp, where), k, fp, where)
+            except SpbiasError as e:
+                if k in ("category", "group") or "no field" not in str(e): raise
+        sc = next(iter(s.scores.values()), None) if s.scores else None
+        rows.append(dict(y_true=a.y_true, y_pred=a.y_pred, **cols, text=str((s.metadata or {}).get("text", _input_text(s.input))),
+                         epoch=a.epoch, _logprobs=a.logprobs, _where=where, _how=a.how, _answer=sc.answer if sc else None))
+    if any(a.how != "word" for a in answers): notes.append(f"{path}: {answers_note(answers)}.")
+    rows = _unanswered(rows, path, partial, notes)
+    _score_columns(rows, path, notes)
+    df = pd.DataFrame(rows).drop(columns=["_where", "_how", "_answer"])
+    return _finish_inspect(df, log, path, notes)
+
+# %% ../../nbs/102_harness.ipynb #e168ca36
+def _finish_inspect(df:pd.DataFrame, log, path:Path, notes:list)->pd.DataFrame:
+    "The table's run columns, texts a TSV can hold, the epoch column where there are epochs, the schema; notes said."
+    from spbias.formats.prediction_format import PREDICTIONS
+    from spbias.schemas import check_table
+    df = df.assign(model=str(log.eval.model), run_id=str(log.eval.run_id), dataset=str(log.eval.task).split("/")[-1])
+    cut = df.text.str.contains(r"[\t\r\n]")
+    if cut.any():
+        df["text"] = df.text.where(~cut, df.text.str.split().str.join(" "))
+        notes.append(f"{path}: {int(cut.sum())} texts held tabs or line breaks, written with single spaces.")
+    k = int(df.epoch.max())
+    if k > 1: notes.append(f"{path}: {k} epochs: each sentence's answers are rows of one prompt (run {df.run_id[0]}), "
+                           "its rates averaged over them; they are not counted as prompts, templates or terms.")
+    else: df = df.drop(columns="epoch")
+    check_table(df, PREDICTIONS, str(path))
+    for n in filter(None, notes): warnings.warn(n)
+    return df
 
 # %% ../../nbs/102_harness.ipynb #0164cc32
-def read_log(path:str|Path, mapping:dict|None=None)->pd.DataFrame:
+def read_log(path:str|Path, mapping:dict|None=None,
+             partial:bool=False # Inspect: read an unfinished run, leave out unanswered samples (both said)
+            )->pd.DataFrame:
     "The predictions table of an lm-eval samples file or an Inspect log (`log_kind`); columns as text, as files are."
     kind = log_kind(path)
     if kind is None: raise SpbiasError(f"{path} is no lm-eval samples file and no Inspect log.",
                                        "pass samples_<task>_<date>.jsonl (lm-eval --log_samples) or an Inspect log.")
-    df = (read_lm_eval if kind == "lm-eval" else read_inspect)(path, mapping)
+    df = read_lm_eval(path, mapping) if kind == "lm-eval" else read_inspect(path, mapping, partial)
     return df.astype({c: str for c in df.columns if not c.startswith("score_")})

@@ -10,7 +10,7 @@ from ..schemas import finite, integer, numbers, one_spelling, rule, stripped
 
 # %% auto #0
 __all__ = ['BASE_COLUMNS', 'CLASS_NAMES', 'DEGENERATE_SHARE', 'PRED_COUNT_COLUMNS', 'QUALITY_COLUMNS', 'OPTIONAL_COLUMNS',
-           'METRICS', 'KEYS', 'PREDICTIONS']
+           'METRICS', 'KEYS', 'PREDICTIONS', 'KEEP_COLUMNS']
 
 # %% ../../nbs/100_prediction_format.ipynb #7558d94c
 BASE_COLUMNS = ["y_true", "y_pred", "category", "group", "text", "model", "run_id", "dataset"]
@@ -77,7 +77,7 @@ PREDICTIONS = pa.DataFrameSchema(
                              "macro-F1s and answer counts as numbers, or leave them empty.")) for c in QUALITY_COLUMNS},
      **{c: _optional(numbers(lambda v: v.notna(), "not a number", "write the label scores as numbers (logits), "
                              "or drop the score columns.")) for c in _SCORES}},
-    checks=[one_spelling("group", ["category"]),
+    checks=[one_spelling("category", what="category", whats="categories"), one_spelling("group", ["category"]),
             rule(_seeds_mixed, lambda df, i: f"seed is empty, and other rows of prompt {df.run_id[i]} have one",
                  "give every row of a tuned prompt its seed (spbias predict writes it)."),
             rule(lambda df: _unfinite(df).eq("").all(axis=1),
@@ -88,3 +88,6 @@ PREDICTIONS = pa.DataFrameSchema(
                  "or drop the score columns.")],
     metadata={"header": f"write a header with {' '.join(BASE_COLUMNS)}."})
 
+
+# %% ../../nbs/100_prediction_format.ipynb #3bc99edb
+KEEP_COLUMNS = BASE_COLUMNS + ["template_id", "set"]   # no row may leave these off (the others: read as empty)

@@ -10,8 +10,10 @@ import numpy as np, pandas as pd
 from ..core import SpbiasError
 from ..checks import check_utf8, load_table_or_fail
 from .harness import log_kind, read_log
+from .prediction_checks import pooled_runs, runs_apart, _one_spelling_across
 from ..schemas import check_table, check_text, numeric_view
-from .prediction_format import (BASE_COLUMNS, CLASS_NAMES, DEGENERATE_SHARE, PRED_COUNT_COLUMNS, QUALITY_COLUMNS,
+from .prediction_format import (BASE_COLUMNS, CLASS_NAMES, DEGENERATE_SHARE, KEEP_COLUMNS,
+                                             PRED_COUNT_COLUMNS, QUALITY_COLUMNS,
                                       OPTIONAL_COLUMNS, METRICS, KEYS, PREDICTIONS)
 _all_ = ["BASE_COLUMNS", "CLASS_NAMES", "DEGENERATE_SHARE", "PRED_COUNT_COLUMNS", "QUALITY_COLUMNS", "OPTIONAL_COLUMNS",
          "METRICS", "KEYS", "PREDICTIONS"]   # the format's names, read from here as before
@@ -44,7 +46,8 @@ def _text_table(path:Path, text:dict)->pd.DataFrame:
     if path.suffix.lower() == ".gz": data = gzip.decompress(data)
     try: decoded = data.decode("utf-8-sig")
     except UnicodeDecodeError: check_utf8(data, path, "predictions file"); raise   # the line and byte, named
-    check_text(decoded, str(path), "," if path.suffix.lower() == ".csv" else "\t")   # line ends, fields per line
+    check_text(decoded, str(path), "," if path.suffix.lower() == ".csv" else "\t",   # line ends, fields per line (a row
+               required=KEEP_COLUMNS)                                            # may leave empty trailing ones off)
     del decoded
     return _parse(path, text, io.BytesIO(data))   # the same bytes (pandas skips a byte-order mark)
 
@@ -132,14 +135,15 @@ def expand_inputs(paths:list|str|Path # files, folders (every *.tsv / *.tsv.gz a
 
 
 # %% ../../nbs/101_predictions.ipynb #737def36
-def load_predictions(paths:list|str|Path # predictions files, folders (every *.tsv / *.tsv.gz below) or glob patterns
+def load_predictions(paths:list|str|Path, # predictions files, folders (every *.tsv / *.tsv.gz below) or glob patterns
+                     pool_runs:bool=False # pool distinct runs of one model and tuning set (`--pool-runs`); else an error
                     )->pd.DataFrame:
-    "All predictions in one table, with a `run` column naming each tuned prompt; a prompt read twice is an error."
+    "All predictions in one table, a `run` column naming each prompt; a prompt read twice, or two runs of one model and set, is an error."
     files = expand_inputs(paths)
     if not files:
         raise SpbiasError("no predictions files given.",
                           "pass predictions files (.tsv, .tsv.gz), folders holding them, or quoted glob patterns.")
-    frames, seen = [], {}  # (model, dataset, run, category) -> the file that holds it
+    frames, seen, where = [], {}, {}  # (model, dataset, run, category) -> the file that holds it; run_id -> its files
     for f in files:
         df = _read_one(f)
         # a template set (spbias templates' set column) is a prompt's own
@@ -154,11 +158,15 @@ def load_predictions(paths:list|str|Path # predictions files, folders (every *.t
                        "(spbias predict writes the run's config hash).")
                 raise SpbiasError(problem, fix)
             seen[k] = f
+        for r in df.run_id.unique(): where.setdefault(r, []).append(str(f))
         frames.append(df)
+    _one_spelling_across(frames, files)   # 'Age' in one file and 'age' in another: one category
     out = pd.concat(frames, ignore_index=True)
     if "set" in out:
         out["set"] = out["set"].fillna("").astype(str)   # read as text; a file without the column: the set ""
+    runs_apart(out, where, pool_runs)
     return out
+
 
 # %% ../../nbs/101_predictions.ipynb #e946a094
 def _rate(num, den):
@@ -281,11 +289,16 @@ def top_runs(df:pd.DataFrame, # predictions or per-group table with model, datas
      "k falsy), by `choose_prompts`.")
     if not k: return df
     log = log or warnings.warn
+    say = lambda l: (warnings.warn if l.startswith("warning: ") else log)(l)   # a warning: once, with the command's prefix
     if by not in df or df[by].isna().all():   # nothing to rank by: every prompt that is not degenerate
         if "y_pred" not in df: return df
         kept, lines = choose_prompts(prompt_quality(df), None, keep_degenerate, share,
                                      what=f"top-{k} (no {by.replace('_', ' ')} to rank by: every prompt)")
-        for l in lines: log(l)
+        n = kept.groupby(["model", "dataset"]).size()
+        if (n > k).any():
+            lines.append(f"top-{k}: no {by.replace('_', ' ')} to rank by, so every prompt is kept: " +
+                         "; ".join(f"{m}/{d}: {c}" for (m, d), c in n[n > k].items()))
+        for l in lines: say(l)
         return df.merge(kept[["model", "dataset", "run"]], on=["model", "dataset", "run"])
     r = df.groupby(["model", "dataset", "run"]).agg(score=(by, "first")).reset_index()
     r["finite"] = np.isfinite(r.score.to_numpy(float)); what = by.replace("_", " ")
@@ -302,7 +315,7 @@ def top_runs(df:pd.DataFrame, # predictions or per-group table with model, datas
     if by != "validation_accuracy":
         q["validation_accuracy"] = q.merge(r, on=["model", "dataset", "run"], how="left").score.to_numpy()
     best, lines = choose_prompts(q, k, keep_degenerate, share)
-    for l in lines: log(l)
+    for l in lines: say(l)
     return df.merge(best[["model", "dataset", "run"]], on=["model", "dataset", "run"])
 
 # %% ../../nbs/101_predictions.ipynb #583e9086
@@ -395,12 +408,14 @@ def _per_combo(g:pd.DataFrame, say)->str:
                      for (m, d), s in g.groupby(["model", "dataset"], sort=True))
 
 def _unjudged_line(q:pd.DataFrame, what:str)->str|None:
-    "One line naming the prompts nothing could be judged of (no class distribution, no majority share), kept."
+    ("A warning naming the prompts with a validation accuracy but nothing to judge it by (no class distribution, no "
+     "majority share), kept; prompts without any validation record (harness logs) are not named.")
     none = q[q.basis == "none"] if "basis" in q else q.iloc[:0]
+    none = none[np.isfinite(pd.to_numeric(none.get("validation_accuracy", pd.Series(np.nan, index=none.index)), errors="coerce"))]
     if not len(none): return None
-    return (f"{what}: nothing could be judged of {len(none)} prompt(s) of {len(q)} ({_per_combo(none, lambda r: r.label)})"
-            ": no validation class distribution, nor validation accuracy with the majority share, was recorded at "
-            "tuning; kept, ranked by validation accuracy")
+    return (f"warning: {what}: nothing could be judged of {len(none)} prompt(s) of {len(q)} ({_per_combo(none, lambda r: r.label)})"
+            ": no validation class distribution, nor validation accuracy with the majority share, was recorded; kept, "
+            "ranked by validation accuracy")
 
 def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, validation accuracy (loss, seed), quality
                    k:int, # prompts kept per model and tuning set
@@ -446,8 +461,8 @@ def choose_prompts(q:pd.DataFrame, # per prompt: model, dataset, run, label, val
 # %% ../../nbs/101_predictions.ipynb #c979e090
 def add_prompt_choice_arguments(ap, # an argparse parser (spbias.cli.ArgumentParser)
                                 per:str="model/dataset"): # what the top k is taken per, in the help
-    ("`--top-k`, `--keep-degenerate`, `--degenerate-share`, `--centroid` and `--select`, one wording, for each command "
-     "that chooses prompts and groups itself (gaps, compare, robustness).")
+    ("`--top-k`, `--keep-degenerate`, `--degenerate-share`, `--centroid`, `--select` and `--pool-runs`, one wording, "
+     "for each command that chooses prompts and groups itself (gaps, compare, robustness, power).")
     from spbias.checks import share, count
     ap.add_argument("--top-k", type=count, default=5,
                     help=f"best prompts per {per} by validation accuracy (0: all); degenerate prompts skipped, ties by "
@@ -459,4 +474,7 @@ def add_prompt_choice_arguments(ap, # an argparse parser (spbias.cli.ArgumentPar
                     "recorded at tuning) is degenerate")
     ap.add_argument("--centroid", choices=["mean", "median"], default="mean", help="centroid of an attribute's groups")
     ap.add_argument("--select", help="'papers' or a JSON file {category: [groups]} (none: every group)")
+    ap.add_argument("--pool-runs", action="store_true",
+                    help="pool distinct runs (run_ids) of one model and tuning set into one top k; without it they are "
+                    "refused")
 

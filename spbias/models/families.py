@@ -230,7 +230,11 @@ def config_from_hf(d:dict, # a transformers config.json as a dict
     if mt not in FAMILIES:
         raise SpbiasError(f"unsupported model_type {mt!r}; supported model_types: {', '.join(SUPPORTED_MODEL_TYPES)}.",
                           "use a checkpoint of one of these families (its config.json names the model_type).")
-    return ModelConfig(**FAMILIES[mt].from_hf(d), dtype=dtype)
+    try: kw = FAMILIES[mt].from_hf(d)
+    except KeyError as e:   # a config.json cut or hand-written without a size (once a KeyError, reported as a bug)
+        raise SpbiasError(f"the {mt} config lacks {e.args[0]!r}, which spbias needs to build the model.",
+                          "pass the model's complete config.json (copy or download it again).") from None
+    return ModelConfig(**kw, dtype=dtype)
 
 def checkpoint_key(arch:str, # the model_type
                    path:str)->tuple[str, bool, tuple|None]: # dotted NNX parameter path, e.g. "layers.0.mlp.up_proj.kernel"

@@ -34,11 +34,12 @@ def load_side(paths, # files, folders or patterns (load_predictions)
               side:str="A", # the side's name in messages
               top_k:int|None=5, select:dict|str|None=None,
               keep_degenerate:bool=False, # keep degenerate prompts in the top k (the papers' selection)
-              share:float=DEGENERATE_SHARE # the one-class share that makes a prompt degenerate
+              share:float=DEGENERATE_SHARE, # the one-class share that makes a prompt degenerate
+              pool_runs:bool=False # pool distinct runs of one model and tuning set (--pool-runs); else an error
              )->pd.DataFrame:
     ("One side of a comparison: its top-k prompts' predictions of the selected groups (per template set, as `spbias gaps`"
      " chooses them), one model and tuning set.")
-    preds = load_predictions(paths)
+    preds = load_predictions(paths, pool_runs=pool_runs)
     preds = pd.concat([keep_selected(top_runs(p, top_k, keep_degenerate=keep_degenerate, share=share), select)
                        for _, p in (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)])],
                       ignore_index=True)
@@ -376,15 +377,16 @@ def main(argv:list[str]|None=None)->int:
                     help="comma-separated metrics of the figure")
     ap.add_argument("--force", action="store_true",
                     help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
+    ap.reads("sides", "--select"); ap.writes("--out", "--mcnemar")   # apart from both sides (checks.check_outputs)
+    ap.writes("--figure", paths=lambda a: a.figure and [a.figure.with_suffix(s) for s in (".png", ".pdf")])
     a = ap.parse_args(argv)
     a.a, a.b = split_sides(a.sides)
-    ins = {"A": [q for s in a.a for q in s.split(",")], "B": [q for s in a.b for q in s.split(",")]}   # never replaced
-    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS), apart=ins)
+    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     if a.mcnemar:
-        check_out(a.mcnemar, a.force, exts=tuple(TABLE_FORMATS), flag="--mcnemar", apart=ins | {"--out": a.out})
+        check_out(a.mcnemar, a.force, exts=tuple(TABLE_FORMATS), flag="--mcnemar", apart={"--out": a.out})
     figs = [a.figure.with_suffix(s) for s in (".png", ".pdf")] if a.figure else []
     for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure",
-                             apart=ins | {"--out": a.out, "--mcnemar": a.mcnemar})
+                             apart={"--out": a.out, "--mcnemar": a.mcnemar})
     fig_metrics = tuple(m.strip() for m in a.figure_metrics.split(","))
     if bad := [m for m in fig_metrics if m not in METRICS]:
         raise SpbiasError(f"--figure-metrics: {bad} name no metric.", f"use some of: {', '.join(METRICS)}.")
@@ -395,7 +397,7 @@ def main(argv:list[str]|None=None)->int:
         raise SpbiasError(f"--names {a.names!r} gives both sides one name.",
                           "pass two names, e.g. --names sst5,semeval.")
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
-    pa, pb = (load_side(x, side, a.top_k, a.select, a.keep_degenerate, a.degenerate_share)
+    pa, pb = (load_side(x, side, a.top_k, a.select, a.keep_degenerate, a.degenerate_share, a.pool_runs)
               for x, side in ((a.a, "A"), (a.b, "B")))
     for _, sa, sb in side_sets(pa, pb): check_same_rows(sa, sb)   # before any statistic; A and B as the arguments
     check_other_prompts(pa, pb)

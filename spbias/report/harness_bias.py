@@ -4,11 +4,11 @@
 
 # %% ../../nbs/704_harness_bias.ipynb #b4266c23
 from __future__ import annotations
-import hashlib
+import hashlib, json, os, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 from ..core import SpbiasError
-from ..formats.harness import lm_eval_results, lm_eval_model, lm_eval_samples, field, read_log, parse_map
+from ..formats.harness import lm_eval_run, lm_eval_model, field, read_log, parse_map
 from ..stats.intervals import adjust_array
 
 # %% auto #0
@@ -34,24 +34,32 @@ def cluster_mean(z, # one score per example
     return dict(out, ci_low=float(lo), ci_high=float(hi), p_value=float(r.pvalues[0]))
 
 # %% ../../nbs/704_harness_bias.ipynb #b6faed51
+def _choice(s:dict, where:str)->str:
+    "The continuation of a sample's answer (its choice of highest log-likelihood), stripped."
+    req = s["args"][int(np.argmax(s["lls"]))]
+    if len(req) < 2: raise SpbiasError(f"{where}: the request {req!r} has no continuation.", "pass multiple-choice samples.")
+    return str(req[1]).strip()
+
 def bbq_table(path:str|Path)->pd.DataFrame:
-    "One row per BBQ example of an lm-eval samples file: model, run, category, context, template, answer kind, correct."
+    ("One row per BBQ example of an lm-eval samples file: model, run, category, context, template, example (a hash of its "
+     "document), answer kind, correct.")
     path = Path(path)
-    results, task, date = lm_eval_results(path)
+    samples, results, task, date = lm_eval_run(path)
     rows = []
-    for k, s in enumerate(lm_eval_samples(path)):
-        where = f"{path}, sample {k}"
+    for s in samples:
+        where = f"{path}, line {s['line']}"
         doc = field(s, "doc", where)
         known = [field(s, f"doc.ans{i}", where) for i in range(3)
                  if "unknown" not in field(s, f"doc.ans{i}_groups", where)]
-        choice = str(field(s, f"arguments.{int(np.argmax(s['lls']))}.1", where)).strip()
+        choice = _choice(s, where)
         kind = ("biased" if choice in field(s, "doc.biased_answers", where) else
                 "counter" if choice in known else "unknown")
         gold = field(s, f"doc.ans{int(field(s, 'doc.label', where))}", where)
         rows.append(dict(category=str(field(s, "doc.category", where)),
                          context=str(field(s, "doc.context_condition", where)),
                          template=f"{doc['category']}/{field(s, 'doc.question_index', where)}", kind=kind,
-                         correct=choice == gold or (kind == "unknown" and gold not in known)))
+                         correct=choice == gold or (kind == "unknown" and gold not in known),
+                         example=hashlib.sha1(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]))
     return pd.DataFrame(rows).assign(model=lm_eval_model(results), run_id=f"lm-eval-{date}")
 
 # %% ../../nbs/704_harness_bias.ipynb #b8effff5
@@ -61,6 +69,12 @@ BBQ_METHOD = ("mean of z (+1 biased, −1 other, 0 UNKNOWN); CR1 cluster-robust 
 def bbq_scores(table:pd.DataFrame, # bbq_table rows (one or more models and runs)
                alpha:float=ALPHA)->pd.DataFrame:
     "BBQ's s_AMB and s_DIS (Parrish et al. 2022) per model, run, category and context, clustered CIs, Holm per run."
+    if "example" in table:   # an example read twice in one run (lm-eval's bbq and bbq_ambig): counted once
+        dup = table.duplicated(["model", "run_id", "example"])
+        for (m, r), n in table[dup].groupby(["model", "run_id"]).size().items():
+            warnings.warn(f"{n} examples read twice in run {r} of {m} (in two of its logs, e.g. lm-eval's bbq and "
+                          "bbq_ambig): each counted once.")
+        table = table[~dup]
     z = table.kind.map({"biased": 1, "counter": -1, "unknown": 0})
     rows = []
     for (m, r, c, ctx), g in table.assign(z=z).groupby(["model", "run_id", "category", "context"], sort=True):
@@ -78,10 +92,10 @@ def bbq_scores(table:pd.DataFrame, # bbq_table rows (one or more models and runs
 def crows_table(path:str|Path)->pd.DataFrame:
     "One row per CrowS-Pairs pair of an lm-eval samples file: model, run_id, pair, bias_type, stereotype (0/1)."
     path = Path(path)
-    results, task, date = lm_eval_results(path)
+    samples, results, task, date = lm_eval_run(path)
     rows = []
-    for k, s in enumerate(lm_eval_samples(path)):
-        where = f"{path}, sample {k}"
+    for s in samples:
+        where = f"{path}, line {s['line']}"
         more, less = str(field(s, "doc.sent_more", where)), str(field(s, "doc.sent_less", where))
         if len(s["lls"]) != 2: raise SpbiasError(f"{where}: {len(s['lls'])} choices, not a CrowS-Pairs pair.",
                                                  "pass the samples of lm-eval's crows_pairs tasks.")
@@ -90,6 +104,22 @@ def crows_table(path:str|Path)->pd.DataFrame:
     return pd.DataFrame(rows).assign(model=lm_eval_model(results), run_id=f"lm-eval-{date}")
 
 # %% ../../nbs/704_harness_bias.ipynb #2845b37e
+def _once(t:pd.DataFrame, side:str)->pd.DataFrame:
+    "One model's crows_table of one run, each pair once (a pair listed again: a note; more than one run: an error)."
+    runs = t[["model", "run_id"]].drop_duplicates()
+    if len(runs) > 1:
+        raise SpbiasError(f"model {side}'s logs hold {len(runs)} runs ({', '.join(map(str, runs.run_id))}).",
+                          f"pass one run's CrowS-Pairs logs for model {side}.")
+    dup = t.duplicated("pair")
+    if dup.any():
+        first = t[~dup].set_index("pair").stereotype
+        k, n = t[dup].pair.nunique(), int(dup.sum())
+        differ = int((t[dup].stereotype.to_numpy() != first.loc[t[dup].pair].to_numpy()).sum())
+        warnings.warn(f"model {side}'s log lists {k} pairs " + ("twice" if n == k else f"more than once ({n} extra listings)")
+                      + ": each counted once" + (f" ({differ} answered differently in another listing: the first kept)"
+                                                  if differ else "") + ".")
+    return t[~dup]
+
 CROWS_METHOD = ("paired difference of stereotype shares (mean of x_A − x_B, Student t 95% CI over the pairs); "
                 "McNemar exact test")
 
@@ -98,6 +128,7 @@ def crows_compare(a:pd.DataFrame, b:pd.DataFrame, # crows_table rows of model A 
     "Per bias type (and all): each model's stereotype share and A − B, paired over the pairs; Holm over bias types."
     from scipy import stats
     from statsmodels.stats.contingency_tables import mcnemar
+    a, b = _once(a, "A"), _once(b, "B")
     ka, kb = set(a.pair), set(b.pair)
     if ka != kb:
         raise SpbiasError(f"the two logs score different pairs ({len(ka - kb)} only in A, {len(kb - ka)} only in B).",
@@ -122,10 +153,32 @@ def crows_compare(a:pd.DataFrame, b:pd.DataFrame, # crows_table rows of model A 
 
 # %% ../../nbs/704_harness_bias.ipynb #292777a7
 def _files(items:list[str])->list[Path]:
+    "The log files that items name, each once (a file named twice, or a folder and a file in it: a note)."
     from spbias.formats.predictions import expand_inputs
-    files = expand_inputs(items)
+    files, seen = [], {}
+    for f in expand_inputs(items):
+        key = os.path.realpath(f)
+        if key in seen:
+            also = f" (as {seen[key]} too)" if str(seen[key]) != str(f) else ""
+            warnings.warn(f"{f} is given twice{also}; read once."); continue
+        seen[key] = f; files.append(f)
     if not files: raise SpbiasError("no log files given.", "pass lm-eval samples_*.jsonl files, folders or patterns.")
     return files
+
+def _runs_once(files:list[Path], mapping:dict, partial:bool=False)->pd.DataFrame:
+    "The predictions of every log, a run held by two files (a renamed copy) read once; differing copies: an error."
+    frames, seen = [], {}
+    for f in files:
+        df = read_log(f, mapping, partial)
+        key = tuple(df[["model", "run_id", "dataset"]].iloc[0])
+        if key in seen:
+            g, prev = seen[key]
+            if not prev.equals(df):
+                raise SpbiasError(f"{g} and {f} both hold run {key[1]} of {key[0]} (task {key[2]}), with different samples.",
+                                  "pass each run's samples once.")
+            warnings.warn(f"{g} and {f} hold the same run ({key[1]} of {key[0]}, task {key[2]}): read once."); continue
+        seen[key] = (f, df); frames.append(df)
+    return pd.concat(frames, ignore_index=True)
 
 def main(argv:list[str]|None=None)->int:
     "`spbias harness read|bbq|crows`: lm-eval and Inspect logs into predictions, BBQ and CrowS-Pairs statistics."
@@ -136,21 +189,26 @@ def main(argv:list[str]|None=None)->int:
                         "statistics.", formatter_class=HelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
     r = sub.add_parser("read", help="harness logs as a predictions table (for gaps, compare, robustness)")
-    r.add_argument("logs", nargs="+", help="lm-eval samples_*.jsonl or Inspect .eval/.json logs, folders or patterns")
+    r.add_argument("logs", nargs="+", help="lm-eval samples files (samples_*.jsonl, or copies under other names) or Inspect "
+                   ".eval/.json logs, folders or patterns")
     r.add_argument("--map", help="COLUMN=FIELD,... (category, group, template_id, set; e.g. category=doc.bias_type) "
                    "or a JSON file")
     r.add_argument("--out", required=True, help="predictions table to write (.tsv, .csv, .parquet)")
+    r.add_argument("--partial", action="store_true", help="Inspect: read an unfinished run's samples and leave out "
+                   "unanswered ones (the counts said)")
     b = sub.add_parser("bbq", help="BBQ bias scores (Parrish et al. 2022) with template-clustered CIs")
     b.add_argument("logs", nargs="+", help="lm-eval samples_bbq*.jsonl files, folders or patterns")
     c = sub.add_parser("crows", help="CrowS-Pairs stereotype preference, model A vs B pair by pair")
     c.add_argument("a", help="model A's lm-eval samples_crows_pairs*.jsonl"); c.add_argument("b", help="model B's")
     for p in (b, c): p.add_argument("--out", help="CSV to write (default: print only)")
     for p in (r, b, c): p.add_argument("--force", action="store_true", help="move an existing --out aside")
+    r.reads("logs", "--map"); b.reads("logs"); c.reads("a", "b")
+    for p in (r, b, c): p.writes("--out")   # apart from the logs read (checks.check_outputs)
     a = ap.parse_args(argv)
     if a.out: check_out(a.out, a.force, exts=(".tsv", ".csv", ".parquet") if a.what == "read" else (".csv",))
     if a.what == "read":
         mapping = parse_map(a.map)
-        df = pd.concat([read_log(f, mapping) for f in _files(a.logs)], ignore_index=True)
+        df = _runs_once(_files(a.logs), mapping, a.partial)
         write_outputs([(a.out, lambda p: save_table(df, p))])
         print(f"wrote {len(df)} predictions ({df.model.nunique()} model(s), {df.run_id.nunique()} run(s)) to {a.out}")
         return 0

@@ -352,6 +352,8 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--figure", type=out_file, help="survival heatmap: PATH's stem as .png and .pdf")
     ap.add_argument("--force", action="store_true",
                     help="move existing outputs aside (OUT.replaced-<time>) instead of refusing")
+    ap.reads("predictions", "--select"); ap.reads("--label", paths=lambda v: [x.split("=", 1)[-1] for x in v])
+    ap.writes("--out"); ap.writes("--figure", paths=lambda a: a.figure and [a.figure.with_suffix(s) for s in (".png", ".pdf")])
     a = ap.parse_args(argv)
     pairs = [parse_label(x) for x in a.label]; labels = dict(pairs)
     if len(labels) < len(pairs):   # once: the second silently replaced the first
@@ -363,13 +365,12 @@ def main(argv:list[str]|None=None)->int:
         if main_files & {os.path.realpath(p) for p in path.split(",")}:
             raise SpbiasError(f"--label {name}={path} names the main predictions: they agree with themselves by "
                               "construction.", "label another probe kind or template family's predictions.")
-    ins = {"PREDICTIONS": a.predictions, **{f"--label {n}": p.split(",") for n, p in labels.items()}}
-    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS), apart=ins)
+    check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     figs = [a.figure.with_suffix(s) for s in (".png", ".pdf")] if a.figure else []
-    for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure", apart=ins | {"--out": a.out})
+    for f in figs: check_out(f, a.force, exts=(".png", ".pdf"), flag="--figure", apart={"--out": a.out})
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
-    preds = load_predictions(a.predictions)
-    labelled = {k: load_predictions(v) for k, v in labels.items()}
+    preds = load_predictions(a.predictions, pool_runs=a.pool_runs)
+    labelled = {k: load_predictions(v, pool_runs=a.pool_runs) for k, v in labels.items()}
     say = lambda line: print(f"spbias robustness: {line}", file=sys.stderr)
     t = robustness_table(preds, labelled, a.top_k, a.centroid, a.select, a.ci, a.adjust, a.family, a.min_agreement,
                          a.n_boot, a.boot_seed, a.keep_degenerate, a.degenerate_share, log=say, margin=a.margin)

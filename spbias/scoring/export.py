@@ -277,7 +277,7 @@ def export_run(run_dir:str|Path, # a run folder (spbias.tuning.tune)
     one = seeds is not None and len(seeds) == 1
     dests = [Path(out) if one else Path(out)/f"seed-{s['seed']}" for s in chosen]
     todo = [not (keep_current and _holds(d, config, s)) for s, d in zip(chosen, dests)]
-    check_apart(Path(out), {"RUN": run_dir}, folder=True)   # the run itself, or a folder in it: never replaced
+    check_apart(Path(out), {"RUN": run_dir})   # the run itself, a folder in it, or one holding it: never replaced
     for d, t in zip(dests, todo):  # every folder checked before the first is written
         if t: check_out(d, force, kind="folder", apart={"RUN": run_dir})   # the run's own seed folders never replaced
     _write_adapters({d: _adapter_files(config, s) for s, d, t in zip(chosen, dests, todo) if t}, Path(out))
@@ -309,6 +309,7 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--force", action="store_true",
                    help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
     p.needs("--keep-degenerate", "--top-k", "it keeps degenerate seeds among the top k")
+    p.reads("run"); p.writes("--out")   # never the run, in it, or holding it (checks.check_outputs)
     a = p.parse_args(argv)
     say = lambda line: print(f"spbias export: {line}", file=sys.stderr)
     done = export_run(a.run, a.out, seeds=None if a.seed is None else parse_seeds(a.seed), top_k=a.top_k, force=a.force,

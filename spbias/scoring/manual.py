@@ -96,6 +96,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="dtype of the model's weights and activations")
     ap.add_argument("--out", required=True, help="predictions TSV to write")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
+    ap.reads("--model", "--data-dir", "--testset"); ap.writes("--out")   # apart from them (checks.check_outputs)
     a = ap.parse_args(argv)
     from spbias.checks import check_out, write_outputs
     from spbias.core import TABLE_FORMATS

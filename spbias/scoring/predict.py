@@ -453,6 +453,7 @@ def main(argv:list[str]|None=None)->int:
                    help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     from spbias.models.distributed import add_arguments, initialize_from
     add_arguments(p)
+    p.reads("--run", "--prompt", "--model", "--testset"); p.writes("--out")   # --out apart from them all
     a = p.parse_args(argv)
     # every input is checked before the model loads or anything moves
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))

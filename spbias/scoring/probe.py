@@ -348,6 +348,8 @@ def main_predict(argv:list[str]|None=None)->int:
     ap.add_argument("--cache", default=None, help="hosted answers cache (default: OUT.cache.sqlite)")
     ap.add_argument("--requests-per-s", type=_rate, default=None, help="hosted rate limit in requests per second (default: none, no limit)")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
+    ap.reads("--model", "--examples", "--prompt-run", "--templates"); ap.writes("--out")   # checks.check_outputs
+    ap.writes("--cache", paths=lambda a: a.cache or (f"{a.out}.cache.sqlite" if a.hosted else None))
     a = ap.parse_args(argv)
     from spbias.biassets.apes import check_predict_inputs
     check_predict_inputs(a.examples, _unescape(a.prompt), a.prompt_run, a.seed, a.templates)  # before anything loads
@@ -401,6 +403,7 @@ def main_report(argv:list[str]|None=None)->int:
     ap.add_argument("--templates", default=None, help="templates CSV, for domains when the predictions have none (default: none)")
     ap.add_argument("--domain-by", default=None, help="a column to use as the domain, e.g. class_1 (default: the domain column, else the templates')")
     ap.add_argument("--force", action="store_true", help="move an existing --out folder aside (OUT.replaced-<time>) instead of refusing")
+    ap.reads("predictions", "--templates"); ap.writes("--out")   # the report folder apart from them (checks.check_outputs)
     a = ap.parse_args(argv)
     from spbias.biassets.apes import check_report_inputs
     from spbias.checks import check_out, write_outputs

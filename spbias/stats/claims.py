@@ -8,16 +8,20 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from ..core import SpbiasError, save_table
 from .intervals import ADJUST
-from .multiplicity import TABLE2_METRICS, check_confirmatory, declare_families, resolution_warning
-from .equivalence import equivalence, equivalence_note
+from .multiplicity import (PRESETS, claim_verdicts, declare_families, resolution_warning, resolve_family,
+                                       verdict_note)
+from .equivalence import equivalence, equivalence_note, parse_margin
+from .power import add_mde
 from .contrasts import contrast_text, others_tables
-from .selection import choice_noise, run_folder_prompts, selection_note, selection_table, validation_prompts
+from .selection import choice_noise, cut_comparison, run_folder_prompts, selection_note, selection_table
+from .selection import selection_tests, slope_permutation, validation_correct, validation_prompts
 
 # %% auto #0
 __all__ = ['add_claim_arguments', 'check_claim_arguments', 'apply_claims']
 
 # %% ../../nbs/208_claims.ipynb #8c32f8f4
 def _margin(s:str)->float:
+    "An absolute margin (`spbias robustness --margin`): a positive number, or one line saying what to give."
     import argparse
     try: v = float(s)
     except ValueError: raise argparse.ArgumentTypeError(f"{s!r} is not a number. Fix: give a margin in the gap's "
@@ -25,22 +29,27 @@ def _margin(s:str)->float:
     if not (np.isfinite(v) and v > 0):
         raise argparse.ArgumentTypeError(f"{s} is no positive margin. Fix: give the smallest gap that would matter, "
                                          "e.g. 0.05.")
+    if v >= 1:   # a gap of rates lies within ±1: every gap would be called equivalent (once accepted)
+        raise argparse.ArgumentTypeError(f"{s} is no margin for a gap of rates: every gap lies within ±1, so each would "
+                                         "be called equivalent. Fix: give the smallest gap that would matter, e.g. 0.05.")
     return v
 
 def add_claim_arguments(ap # the `spbias gaps` parser
                        ):
     "`--confirmatory`, `--exploratory`, `--margin`, `--contrasts`, `--selection` and `--n-validation`."
     from spbias.checks import positive_int
-    ap.add_argument("--confirmatory", nargs="?", const=",".join(TABLE2_METRICS), metavar="METRICS",
-                    help="declare the confirmatory family: these metrics' gaps of every group per model × tuning set, "
-                    f"Holm within it (no value: {','.join(TABLE2_METRICS)}, the Table 2 cells); every other gap "
-                    "exploratory (--exploratory); replaces --adjust/--family")
+    ap.add_argument("--confirmatory", nargs="?", const="", metavar="FAMILY",
+                    help="declare the confirmatory family, Holm within it per model × tuning set: a family file (CSV: "
+                    "dataset,category,group,metric,direction,source; commit it before the analysis) or a preset: "
+                    + "; ".join(f"{k} = {v}" for k, v in PRESETS.items()) + "; every other gap exploratory "
+                    "(--exploratory); replaces --adjust/--family")
     ap.add_argument("--exploratory", choices=[k for k in ADJUST if k != "none"] + ["none"], default="by",
                     help="adjustment of the exploratory family with --confirmatory: by = Benjamini-Yekutieli (FDR "
                     "under any dependence)")
-    ap.add_argument("--margin", type=_margin,
-                    help="equivalence margin in the gap's units: TOST columns margin, tost_p, equivalent (no gap is "
-                    "claimed without it)")
+    ap.add_argument("--margin",
+                    help="equivalence margin: or:1.25 (an odds ratio around the comparator's rate; logodds:0.223 the "
+                    "same), 20%% (of the comparator's rate) or 0.05 (absolute, in the gap's units); TOST columns tost_p, "
+                    "tost_p_adjusted (as significance is adjusted), equivalent (no gap is claimed without it)")
     ap.add_argument("--contrasts", action="store_true",
                     help="also each group vs the mean of its attribute's other groups (gap_to others), and a contrast "
                     "column naming each row's estimand")
@@ -53,13 +62,18 @@ def add_claim_arguments(ap # the `spbias gaps` parser
     ap.add_argument("--n-validation", type=positive_int,
                     help="validation sentences behind each prompt's validation accuracy, for files without answer "
                     "counts (--selection)")
+    ap.add_argument("--validation-answers", nargs="+", type=Path, metavar="FILE",
+                    help="each prompt's answers on its validation sentences (predictions files of the run's validation "
+                    "sample; text may be empty): the paired validation SE of each prompt against the k-th (--selection)")
 
 # %% ../../nbs/208_claims.ipynb #f5c6a4f3
 def check_claim_arguments(a # parsed `spbias gaps` arguments
                          ):
-    "Refuse, before any work, a --confirmatory with --adjust/--family, unknown metrics, or --selection on another output."
+    ("Refuse, before any work, a --confirmatory with --adjust/--family, a bad family or margin, or --selection on another "
+     "output; the family read and the margin parsed in place.")
+    if a.margin is not None: a.margin = parse_margin(a.margin)
     if a.confirmatory is not None:
-        check_confirmatory(a.confirmatory)
+        a.confirmatory = resolve_family(a.confirmatory)
         if a.adjust != "none" or a.family != "attribute":
             raise SpbiasError("--confirmatory declares the families and their adjustments itself (Holm within the "
                               "confirmatory family, --exploratory for the rest).",
@@ -71,6 +85,12 @@ def check_claim_arguments(a # parsed `spbias gaps` arguments
         raise SpbiasError("--runs is read only with --selection.", "pass --selection FILE, or leave it out.")
     if a.n_validation is not None and a.selection is None:
         raise SpbiasError("--n-validation is read only with --selection.", "pass --selection FILE, or leave it out.")
+    if a.validation_answers and a.selection is None:
+        raise SpbiasError("--validation-answers is read only with --selection.", "pass --selection FILE, or leave it out.")
+    for f in a.validation_answers or []:
+        if not f.is_file():
+            raise SpbiasError(f"--validation-answers {f}: no such file.", "pass the predictions file of the prompts' "
+                              "answers on their validation sentences (spbias predict --testset SAMPLE.tsv).")
 
 # %% ../../nbs/208_claims.ipynb #a8b528a7
 def _with_contrasts(a, preds, gt, per_run, top_k, keep):
@@ -89,7 +109,7 @@ def _with_contrasts(a, preds, gt, per_run, top_k, keep):
 def _claims(a, preds, gt, per_run, top_k, keep):
     "The contrasts and declared families of one gap table."
     if a.contrasts: gt, per_run = _with_contrasts(a, preds, gt, per_run, top_k, keep)
-    if a.confirmatory is not None: gt = declare_families(gt, a.confirmatory, a.exploratory)
+    if a.confirmatory is not None: gt = add_mde(declare_families(gt, a.confirmatory, a.exploratory))   # mde_family: Holm's level
     return gt, per_run
 
 # %% ../../nbs/208_claims.ipynb #742887cb
@@ -102,16 +122,24 @@ def apply_claims(a, # parsed `spbias gaps` arguments
     outputs, lines = [], []
     if a.confirmatory is not None and (w := resolution_warning(gt)): lines.append(w)
     if a.margin is not None:
-        gt = equivalence(gt, a.margin); lines.append(equivalence_note(gt))
+        gt = equivalence(gt, a.margin, adjusted=True); lines.append(equivalence_note(gt))   # as significance is
+    if a.confirmatory is not None and a.confirmatory.claims is not None:
+        gt = gt.assign(verdict=claim_verdicts(gt)); lines.append(verdict_note(gt))
     if a.contrasts:
         lines.append("contrasts: " + "; ".join(f"gap_to {g} = {contrast_text(g, a.centroid)}" for g in gt.gap_to.unique()))
     if a.selection is not None:
         every, every_run = table(0, True, lambda line: None)
-        every, _ = _claims(a, preds, every, every_run, 0, True)
+        every, every_run = _claims(a, preds, every, every_run, 0, True)
         field = run_folder_prompts(a.runs, preds) if a.runs else validation_prompts(preds, a.n_validation)
         if a.runs and a.n_validation is not None: field["n_validation"] = a.n_validation
-        noise = choice_noise(field, per_run[["model", "dataset", "run"]])
-        st = selection_table(gt, every, noise)
+        chosen = per_run[["model", "dataset", "run"]].drop_duplicates()
+        cut = None
+        if a.validation_answers:   # each prompt's answer on each validation sentence: the paired SE at the cut
+            from spbias.formats.predictions import load_predictions
+            cut = cut_comparison(validation_correct(load_predictions(a.validation_answers), field), chosen)
+        noise = choice_noise(field, chosen, cut).merge(slope_permutation(every_run, field), on=["model", "dataset"],
+                                                       how="left")   # the slopes' family test, per model × tuning set
+        st = selection_table(gt, every, noise, selection_tests(every_run, field, chosen))
         outputs.append((a.selection, lambda p: save_table(st, p)))
         lines.append(selection_note(st) + f" (table: {a.selection})")
     return gt, per_run, outputs, lines

@@ -50,7 +50,7 @@ def coverage_warning(gt:pd.DataFrame, # a gap table (its ci_method and n_runs)
         if got is None or got[1] >= COVERAGE_FLOOR: continue
         m, cov = got
         best = min(METHOD_ORDER, key=lambda k: abs((measured_coverage(k, n, path) or (0, -1))[1] - (1 - ALPHA)))
-        at = f"n = {n}" if m == n else f"n = {m} (the measured n nearest below {n})"
+        at = f"n = {n}" if m == n else f"n = {m} (the measured n nearest {'below' if m < n else 'above'} {n})"
         lines.append(f"warning: {model}/{data}: the {methods[0]} 95% interval held the true gap in {cov:.1%} of "
                      f"simulated studies at {at} prompts, below 93% (benchmarks/coverage.py); {best} came closest to "
                      "95% there")

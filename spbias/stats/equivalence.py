@@ -4,25 +4,100 @@
 
 # %% ../../nbs/204_equivalence.ipynb #35ec0a28
 from __future__ import annotations
+from dataclasses import dataclass
 import numpy as np, pandas as pd
 from ..core import SpbiasError
-from .intervals import ALPHA, SD_TINY, mirror_of
+from .intervals import ALPHA, ADJUST, FAMILIES, SD_TINY, adjust_pvalues, mirror_of, _twins
+from .multiplicity import ADJUST_TEXT, is_declared
 
 # %% auto #0
-__all__ = ['tost', 'standard_errors', 'equivalence', 'equivalence_note']
+__all__ = ['MARGIN_SCALES', 'tost', 'Margin', 'parse_margin', 'margin_bounds', 'standard_errors', 'equivalence',
+           'equivalence_note']
 
 # %% ../../nbs/204_equivalence.ipynb #e4c5b3a7
 def tost(gap, # mean gaps
          se, # their standard errors
          df, # degrees of freedom (np.inf: the normal)
-         margin:float # the equivalence margin, in the gap's units
+         margin, # the equivalence margin below 0, in the gap's units (per row where an array)
+         upper=None # the margin above 0 where it differs (a log-odds margin on the rate scale); None: margin
         )->np.ndarray:
-    "TOST p-value that the true gap lies within ±margin: the larger one-sided t p-value; NaN where SE is 0 or unknown."
+    ("TOST p-value that the true gap lies within (−margin, upper): the larger one-sided t p-value; NaN where SE is 0 or "
+     "unknown, or the margin is not a positive number.")
     from scipy import stats
-    gap, se, df = np.broadcast_arrays(*(np.asarray(x, float) for x in (gap, se, df)))
+    upper = margin if upper is None else upper
+    gap, se, df, lo, hi = np.broadcast_arrays(*(np.asarray(x, float) for x in (gap, se, df, margin, upper)))
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.maximum(stats.t.sf((gap + margin) / se, df), stats.t.cdf((gap - margin) / se, df))
-    return np.where(np.isfinite(se) & (se > SD_TINY) & np.isfinite(gap), p, np.nan)
+        p = np.maximum(stats.t.sf((gap + lo) / se, df), stats.t.cdf((gap - hi) / se, df))
+    ok = np.isfinite(se) & (se > SD_TINY) & np.isfinite(gap) & (np.nan_to_num(lo) > 0) & (np.nan_to_num(hi) > 0)
+    return np.where(ok, p, np.nan)
+
+# %% ../../nbs/204_equivalence.ipynb #adba8bbd
+MARGIN_SCALES = {"absolute": "in the gap's units", "relative": "a share of the comparator's rate",
+                 "log-odds": "on the log-odds scale, around the comparator's rate"}
+
+@dataclass(frozen=True)
+class Margin:
+    "An equivalence margin: its number and scale (absolute, relative to the comparator's rate, or log-odds)."
+    value:float # 0.05 (absolute), 0.2 (relative: 20%), 0.223 (log-odds: an odds ratio of 1.25)
+    scale:str="absolute" # "absolute", "relative" or "log-odds"
+    def __post_init__(self):
+        if self.scale not in MARGIN_SCALES:
+            raise SpbiasError(f"margin scale {self.scale!r} is unknown.", f"use one of: {', '.join(MARGIN_SCALES)}.")
+        if not (np.isfinite(self.value) and self.value > 0) or (self.scale == "relative" and self.value >= 1):
+            raise SpbiasError(f"--margin {self.text}: an equivalence margin must be a positive number"
+                              f"{' below 100%' if self.scale == 'relative' else ''}.",
+                              "pass the smallest gap that would matter, e.g. --margin or:1.25 (odds ratio), --margin 20% "
+                              "(of the comparator's rate) or --margin 0.05 (absolute).")
+    @property
+    def text(self)->str:
+        "The margin as `--margin` takes it."
+        return {"absolute": f"{self.value:g}", "relative": f"{100 * self.value:g}%",
+                "log-odds": f"logodds:{self.value:g}"}[self.scale]
+    @property
+    def said(self)->str:
+        "The margin in words."
+        return {"absolute": f"±{self.value:g} (absolute)", "relative": f"±{100 * self.value:g}% of the comparator's rate",
+                "log-odds": f"±{self.value:.3g} in log-odds (odds ratio {np.exp(self.value):.3g}) around the comparator's rate"
+               }[self.scale]
+
+def parse_margin(s # "0.05" / "abs:0.05" (absolute), "20%" / "rel:0.2" (relative), "logodds:0.223" or "or:1.25"
+                )->Margin:
+    "A --margin text as a Margin, or one line saying what was wrong."
+    if isinstance(s, Margin): return s
+    if not isinstance(s, str): return Margin(float(s))
+    t = s.strip().lower(); kind, _, num = t.rpartition(":")
+    scale = {"": "absolute", "abs": "absolute", "rel": "relative", "logodds": "log-odds", "or": "or"}.get(kind)
+    pct = scale == "absolute" and num.endswith("%")
+    try: v = float(num[:-1]) / 100 if pct else float(num)
+    except ValueError: scale = None
+    if scale is None:
+        raise SpbiasError(f"--margin {s}: not a margin.", "give a number in the gap's units (0.05), a share of the "
+                          "comparator's rate (20% or rel:0.2), or a log-odds margin (logodds:0.223 or or:1.25).")
+    if scale == "or":
+        if not (np.isfinite(v) and v > 1):
+            raise SpbiasError(f"--margin {s}: an odds-ratio margin must be above 1.", "e.g. --margin or:1.25.")
+        return Margin(float(np.log(v)), "log-odds")
+    if scale == "absolute" and not pct and v >= 1:   # every gap of rates lies within ±1
+        raise SpbiasError(f"--margin {s}: an absolute margin of {v:g} is no margin for a gap of rates: every gap lies "
+                          "within ±1, so each would be called equivalent.", "give the smallest gap that would matter, e.g. 0.05.")
+    return Margin(v, "relative" if pct else scale)
+
+# %% ../../nbs/204_equivalence.ipynb #6bf1c2f8
+def margin_bounds(gt:pd.DataFrame, # a gap table (gap_mean; value_mean for a relative or log-odds margin)
+                  margin # a Margin, a --margin text or a number (absolute)
+                 )->tuple[np.ndarray, np.ndarray]:
+    "Per row, how far below and above 0 a gap may lie and count as no gap, in the gap's units (NaN: no margin there)."
+    m = parse_margin(margin); n = len(gt)
+    if m.scale == "absolute": return np.full(n, m.value), np.full(n, m.value)
+    if "value_mean" not in gt:
+        raise SpbiasError(f"--margin {m.text}: a {m.scale} margin needs each gap's rate (value_mean), and this table has none.",
+                          "remake it with `spbias gaps`, or pass an absolute margin (e.g. --margin 0.05).")
+    r0 = gt.value_mean.to_numpy(float) - gt.gap_mean.to_numpy(float)   # the comparator's rate
+    if m.scale == "relative":
+        lo = np.where(r0 > 0, m.value * r0, np.nan); return lo, lo.copy()
+    from scipy.special import logit, expit
+    inside = (r0 > 0) & (r0 < 1); L = logit(np.where(inside, r0, .5))
+    return np.where(inside, r0 - expit(L - m.value), np.nan), np.where(inside, expit(L + m.value) - r0, np.nan)
 
 # %% ../../nbs/204_equivalence.ipynb #b1373810
 def standard_errors(gt:pd.DataFrame # a gap table: ci_method, ci_low, ci_high, n_runs (or its own se and df)
@@ -40,31 +115,73 @@ def standard_errors(gt:pd.DataFrame # a gap table: ci_method, ci_low, ci_high, n
         return np.where(~np.isnan(df), half / crit, np.nan), df
 
 # %% ../../nbs/204_equivalence.ipynb #3d66bc01
+def _adjusted(gt:pd.DataFrame, p:np.ndarray)->tuple[np.ndarray, np.ndarray]:
+    ("TOST p-values adjusted as the table's significance is (its adjust and family columns; declared families apart; "
+     "each set and comparison apart), and where an adjustment applied.")
+    if "adjust" not in gt: return p.copy(), np.zeros(len(gt), bool)
+    declared, t = is_declared(gt), gt.reset_index(drop=True).assign(p_value=p)
+    keys = [c for c in ("set", "gap_to") if c in t] + (["family"] if declared else []) + ["adjust"]
+    out = p.copy()
+    for _, idx in t.groupby(keys, sort=False, dropna=False).indices.items():
+        sub = t.iloc[idx]; adj = str(sub.adjust.iloc[0]); fam = "all" if declared else str(sub.family.iloc[0])
+        if adj in ADJUST and fam in FAMILIES: out[idx] = adjust_pvalues(sub, adj, fam)
+    return out, np.array([ADJUST.get(str(a)) is not None for a in gt.adjust])
+
 def equivalence(gt:pd.DataFrame, # a gap table with p_value (t/papers intervals, se/df columns, or tost_low/tost_high)
-                margin:float, # the equivalence margin, in the gap's units (0.05: five points of a rate)
-                alpha:float=ALPHA)->pd.DataFrame:
-    "The gap table with margin, tost_p and equivalent (TOST: the t form where the row has an SE, else the 90% interval)."
-    if not (np.isfinite(margin) and margin > 0):
-        raise SpbiasError(f"--margin {margin}: an equivalence margin must be a positive number.",
-                          "pass the smallest gap that would matter, in the gap's units, e.g. --margin 0.05.")
+                margin, # a Margin, a --margin text ("0.05", "20%", "or:1.25") or a number (absolute)
+                alpha:float=ALPHA,
+                adjusted:bool=False # adjust the TOST p-values as the table's significance is (`spbias gaps` does)
+               )->pd.DataFrame:
+    ("The gap table with the margin, tost_p, tost_p_adjusted and tost_adjust (as its significance is adjusted, or "
+     "none), and equivalent (TOST: the t form where the row has an SE, else the 90% interval where unadjusted).")
+    m = parse_margin(margin); lo, hi = margin_bounds(gt, m)
     se, df = standard_errors(gt)
-    tested = gt.p_value.notna().to_numpy() if "p_value" in gt else np.ones(len(gt), bool)
-    p = np.where(tested, tost(gt.gap_mean, se, df, margin), np.nan)
+    tested = (gt.p_value.notna().to_numpy() if "p_value" in gt else np.ones(len(gt), bool)) & np.isfinite(lo)
+    p = np.where(tested, tost(gt.gap_mean, se, df, lo, hi), np.nan)
+    twin = _twins(gt.reset_index(drop=True)) if {"model", "dataset", "category", "group"} <= set(gt.columns) else np.full(len(gt), -1)
+    for i, j in zip(np.flatnonzero(twin >= 0), twin[twin >= 0]):   # a mirror pair: one claim, both within the margin
+        p[i] = p[j] = np.fmax(p[i], p[j])
+    p_adj, adj_rows = _adjusted(gt, p) if adjusted else (p.copy(), np.zeros(len(gt), bool))
     if {"tost_low", "tost_high"} <= set(gt.columns):   # interval-only: the 90% interval inside the margin
-        inside = (gt.tost_low.to_numpy(float) > -margin) & (gt.tost_high.to_numpy(float) < margin) & tested
+        inside = (gt.tost_low.to_numpy(float) > -lo) & (gt.tost_high.to_numpy(float) < hi) & tested & ~adj_rows
     else: inside = np.zeros(len(gt), bool)
-    has_se = np.isfinite(se)
-    return gt.assign(margin=margin, tost_p=p, equivalent=np.where(has_se, p < alpha, inside))
+    return gt.assign(margin=m.value, margin_scale=m.scale, margin_low=lo, margin_high=hi, tost_p=p, tost_p_adjusted=p_adj,
+                     tost_adjust=np.where(adj_rows, gt.adjust.astype(str) if adjusted and "adjust" in gt else "none", "none"),
+                     equivalent=np.where(np.isfinite(se), p_adj < alpha, inside))
 
 # %% ../../nbs/204_equivalence.ipynb #407c5319
+def _adjust_said(gt:pd.DataFrame)->str:
+    "How a table's TOST p-values were adjusted, in words: as its significance."
+    col = "tost_adjust" if "tost_adjust" in gt else "adjust"
+    if col not in gt or not any(ADJUST.get(str(a)) for a in gt[col].unique()):
+        return "per gap, unadjusted" + (", as significance" if "adjust" not in gt or not any(ADJUST.get(str(a)) for a in gt.adjust.unique())
+                                        else ", though significance is adjusted")
+    if is_declared(gt):
+        pairs = gt[["family", col]].drop_duplicates().sort_values("family").itertuples(index=False)   # confirmatory first
+        return "adjusted as significance: " + ", ".join(f"{ADJUST_TEXT.get(a, a)} in the {f} family" for f, a in pairs)
+    return "adjusted as significance: " + ", ".join(f"{ADJUST_TEXT.get(a, a)} within each {f} family"
+                                                     for f, a in gt[["family", col]].drop_duplicates().itertuples(index=False))
+
 def equivalence_note(gt:pd.DataFrame # a table `equivalence` made
                     )->str:
-    "One line: the margin, the rule and how many tested gaps were shown equivalent to 0 (a mirror pair once)."
+    "One line: the margin, the rule, its adjustment and how many tested gaps were shown equivalent to 0 (a mirror pair once)."
     one = (mirror_of(gt) == "").to_numpy() & gt.p_value.notna().to_numpy()
-    rules = []
-    se, _ = standard_errors(gt)
+    m = Margin(float(gt.margin.iloc[0]), str(gt.margin_scale.iloc[0]) if "margin_scale" in gt else "absolute")
+    se, _ = standard_errors(gt); rules = []
     if np.isfinite(se).any(): rules.append("t form, the interval's SE and df")
-    if (~np.isfinite(se) & ("tost_low" in gt)).any(): rules.append("the bootstrap's 90% interval inside the margin")
-    m = gt.margin.iloc[0]
-    return (f"equivalent to 0 within ±{m:g} (TOST at α = 0.05 per gap, unadjusted; {'; '.join(rules) or 'no rule'}): "
-            f"{int(gt.equivalent[one].sum())} of {int(one.sum())} tested gaps")
+    boot = ~np.isfinite(se) & one & ("tost_low" in gt)
+    adjusted = np.array([ADJUST.get(str(a)) is not None for a in gt.tost_adjust]) if "tost_adjust" in gt else np.zeros(len(gt), bool)
+    if (boot & ~adjusted).any(): rules.append("the bootstrap's 90% interval inside the margin")
+    if (boot & adjusted).any(): rules.append("bootstrap rows not called equivalent: their 90% interval is unadjusted")
+    eq = gt.equivalent.astype(bool).to_numpy() & one
+    line = (f"equivalent to 0 within {m.said} (TOST at α = 0.05, {_adjust_said(gt)}; {'; '.join(rules) or 'no rule'}): "
+            f"{int(eq.sum())} of {int(one.sum())} tested gaps")
+    lo = gt.margin_low.to_numpy(float) if "margin_low" in gt else np.full(len(gt), m.value)
+    if (k := int((one & ~np.isfinite(lo)).sum())):
+        line += f"; {k} not tested: the comparator's rate is {'0 or 1' if m.scale == 'log-odds' else '0'} (no margin on this scale)"
+    if m.scale == "absolute" and "value_mean" in gt:
+        r0 = gt.value_mean.to_numpy(float) - gt.gap_mean.to_numpy(float)
+        if (k := int((eq & (r0 < 2 * m.value)).sum())):
+            line += (f"; {k} of them at a comparator rate below {2 * m.value:g}, where ±{m.value:g} is more than half the "
+                     "rate (a relative or log-odds margin says more: --margin or:1.25)")
+    return line

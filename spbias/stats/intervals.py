@@ -197,8 +197,8 @@ def _finish(out, ci, adjust, family="attribute"):
     out["p_adjusted"] = adjust_pvalues(out, adjust, family)
     out["significance"] = significance(out, adjust)
     boot = BOOT_COLUMNS if ci == "bootstrap" else []
-    # se and df where the method has them (t: n − 1; papers: normal, inf); crossed: its estimand, templates and terms
-    extra = [c for c in ("se", "df", "estimand", "n_templates", "n_terms") if c in out and c not in boot]
+    # se and df where the method has them (t: n − 1; papers: normal, inf); crossed: estimand, weighting, templates, terms
+    extra = [c for c in ("se", "df", "estimand", "weighting", "n_templates", "n_terms") if c in out and c not in boot]
     return out[GAP_COLUMNS + STAT_COLUMNS + FAMILY_COLUMNS + boot + extra + ["value_mean"]]
 
 def summarise(gaps:pd.DataFrame, # per-run gaps (run_gaps)

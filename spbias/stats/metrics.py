@@ -16,6 +16,26 @@ from .intervals import _check_adjust, _check_family, _finish
 from .bootstrap import _draws, _require_template_ids
 from .crossed import crossed_summary, require_template_ids
 
+TERM_VARIANCES = {"group": "each group's own term variance (a group of one term: that term)",
+                  "pooled": "one term variance pooled over the attribute's groups (a stated assumption)",
+                  "fixed": "every identity term held fixed (these terms)"}
+
+def crossed_terms(ci:str, # the interval method
+                  term_variance:str="group", # TERM_VARIANCES
+                  term_sd:float|None=None # a stated term SD for groups of one term
+                 )->dict:
+    "crossed_summary's arguments for the identity terms; refused for another interval, or a choice it does not know."
+    if term_variance not in TERM_VARIANCES:
+        raise SpbiasError(f"term variance {term_variance!r} is unknown.", f"use one of: {', '.join(TERM_VARIANCES)}.")
+    if ci != "crossed" and (term_variance != "group" or term_sd is not None):
+        raise SpbiasError(f"--term-variance and --term-sd shape the crossed interval, and this table's is {ci}.",
+                          "add --ci crossed, or leave them out.")
+    if term_sd is not None and term_variance == "fixed":
+        raise SpbiasError("--term-sd states a term SD, and --term-variance fixed holds every term fixed.",
+                          "leave out one of them.")
+    return dict(estimand="terms" if term_variance == "fixed" else "group", pool_terms=term_variance == "pooled",
+                term_sd=term_sd)
+
 def _require_ids(preds, ci):
     "The template ids the bootstrap and the crossed interval need, or the refusal that names --ci t."
     if ci == "bootstrap": _require_template_ids(preds)
@@ -25,11 +45,11 @@ def _require_ids(preds, ci):
 from .power import add_mde, mde_line
 
 # %% auto #0
-__all__ = ['ADJUST_NAMES', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'FAMILY_TEXTS_OLD', 'DEFAULT_CI_TEXT', 'gap_table', 'gap_tables',
-           'method_note', 'family_note', 'one_group_warning', 'table2', 'table2_wide', 'gap_tables_by', 'default_ci',
-           'main_gaps', 'main_table2', 'COVERAGE_FLOOR', 'coverage_file', 'measured_coverage', 'coverage_warning',
-           'METHOD_ORDER', 'coverage_advice', 'GAP_TABLE', 'PER_RUN_GAPS', 'check_gap_table', 'read_gaps',
-           'read_per_run']
+__all__ = ['TERM_VARIANCES', 'ADJUST_NAMES', 'CROSSED_NOTE', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'FAMILY_TEXTS_OLD', 'DEFAULT_CI_TEXT',
+           'crossed_terms', 'gap_table', 'gap_tables', 'method_note', 'family_note', 'one_group_warning', 'table2',
+           'table2_wide', 'gap_tables_by', 'default_ci', 'main_gaps', 'main_table2', 'COVERAGE_FLOOR', 'coverage_file',
+           'measured_coverage', 'coverage_warning', 'METHOD_ORDER', 'coverage_advice', 'GAP_TABLE', 'PER_RUN_GAPS',
+           'check_gap_table', 'read_gaps', 'read_per_run']
 
 # %% ../../nbs/211_metrics.ipynb #03c8ec7d
 def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
@@ -40,22 +60,26 @@ def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
               family:str="attribute", # the test family of the adjustment and of `family_size` (FAMILIES)
               keep_degenerate:bool=False, # keep degenerate prompts in the top k (the papers' selection)
               share:float=DEGENERATE_SHARE, # the one-class share that makes a prompt degenerate
-              log=None)->pd.DataFrame: # where the top-k lines go (default: warnings.warn)
+              log=None, # where the top-k lines go (default: warnings.warn)
+              term_variance:str="group", # crossed: each group's own ("group"), "pooled" over its attribute, or "fixed"
+              term_sd:float|None=None # crossed: a stated term SD for groups of one term
+             )->pd.DataFrame:
     "Predictions → gap table: top-k runs, per-run group metrics, gaps to the centroid, summary across runs."
     return gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, family, keep_degenerate,
-                      share, log)[0]
+                      share, log, term_variance, term_sd)[0]
 
 def gap_tables(preds, top_k=5, centroid="mean", select=None, ci="t", adjust="none", metrics=METRICS, n_boot=2000,
                boot_seed=0,
-               family="attribute", keep_degenerate=False, share=DEGENERATE_SHARE, log=None):
+               family="attribute", keep_degenerate=False, share=DEGENERATE_SHARE, log=None, term_variance="group",
+               term_sd=None):
     "`gap_table` (with each row's minimum detectable gap `mde` where its method has se and df), and its per-run gaps."
     t, gaps = _gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, family,
-                          keep_degenerate, share, log)
+                          keep_degenerate, share, log, term_variance, term_sd)
     return add_mde(t), gaps
 
 def _gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boot_seed, family, keep_degenerate, share,
-                log):
-    ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
+                log, term_variance="group", term_sd=None):
+    ci = ci_method(ci); _check_adjust(adjust); _check_family(family); terms = crossed_terms(ci, term_variance, term_sd)
     _require_ids(preds, ci)   # fail before any work
     top = top_runs(preds, top_k, keep_degenerate=keep_degenerate, share=share, log=log)
     if not len(top):
@@ -68,11 +92,13 @@ def _gap_tables(preds, top_k, centroid, select, ci, adjust, metrics, n_boot, boo
     selected = pd.MultiIndex.from_frame(gm[["category", "group"]])
     kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(selected)]
     if ci == "crossed":
-        return _finish(crossed_summary(kept, gaps, centroid, metrics, log=log), ci, adjust, family), gaps
+        return _finish(crossed_summary(kept, gaps, centroid, metrics, log=log, **terms), ci, adjust, family), gaps
     return _finish(bootstrap_summary(kept, gaps, n_boot, boot_seed, centroid, metrics), ci, adjust, family), gaps
 
 # %% ../../nbs/211_metrics.ipynb #1a66b8ef
 ADJUST_NAMES = {"holm": "Holm", "bh": "BH", "by": "BY"}
+CROSSED_NOTE = ("point estimate: the gap of pooled rates (a template weighs its sentences), its SE with the same "
+                "weights; df on the clipped components' mean squares, at least 1")
 FAMILY_TEXT = "model × tuning set × attribute × metric"
 FAMILY_TEXTS = {"attribute": FAMILY_TEXT, "metric": "model × tuning set × metric", "all": "model × tuning set"}
 FAMILY_TEXTS_OLD = {"set": FAMILY_TEXTS["metric"]}   # tables written before family set was renamed metric
@@ -96,6 +122,8 @@ def method_note(gaps:pd.DataFrame # a gap table (gap_table or a gaps CSV)
     elif methods[0] == "crossed":
         est = "/".join(sorted(gaps.estimand.dropna().unique())) if "estimand" in gaps else "unstated"
         text = f"95% CI: {CI_METHODS['crossed']}, {ns}, estimand: {est}"
+        if "weighting" in gaps and gaps.weighting.notna().any():   # tables from before it say nothing of it
+            text += f"; {CROSSED_NOTE}"
     else: text = f"95% CI: {CI_METHODS.get(methods[0], methods[0])}, {ns}"
     from spbias.stats.multiplicity import is_declared, declared_note   # the declared families: each its own adjustment
     if is_declared(gaps) and "p_value" in gaps: return text + "; " + declared_note(gaps)
@@ -207,7 +235,7 @@ _all_ = ["GAP_TABLE", "PER_RUN_GAPS", "check_gap_table", "read_gaps", "read_per_
 
 # %% ../../nbs/211_metrics.ipynb #b9555b5b
 def _reference_tables(preds, reference, top_k, select, ci, adjust, metrics, n_boot, boot_seed, family="attribute",
-                      keep_degenerate=False, share=DEGENERATE_SHARE, log=None):
+                      keep_degenerate=False, share=DEGENERATE_SHARE, log=None, term_variance="group", term_sd=None):
     "The gap table (and per-run gaps) of every group against the reference group."
     if "template_id" in preds:   # like with like: only templates that have a reference sentence
         have = preds.loc[preds.group == reference, ["category", "template_id"]].drop_duplicates()
@@ -220,7 +248,8 @@ def _reference_tables(preds, reference, top_k, select, ci, adjust, metrics, n_bo
     selected = pd.MultiIndex.from_frame(gm[["category", "group"]])
     kept = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(selected)]
     if ci == "crossed":   # each group over its terms against the reference (held fixed where it has one term)
-        t = crossed_summary(kept, gaps, "mean", metrics, log=log, reference=reference)
+        t = crossed_summary(kept, gaps, "mean", metrics, log=log, reference=reference,
+                            **crossed_terms(ci, term_variance, term_sd))
         return add_mde(_finish(t, ci, adjust, family)), gaps
     return add_mde(_finish(reference_bootstrap_summary(kept, gaps, reference, n_boot, boot_seed, metrics), ci, adjust,
                            family)), gaps
@@ -230,14 +259,16 @@ def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", sel
                   metrics:list[str]=METRICS, n_boot:int=2000, boot_seed:int=0,
                   reference:str|None=None, # a group (e.g. "unmarked"): also each other group's gap to it
                   family:str="attribute", keep_degenerate:bool=False, share:float=DEGENERATE_SHARE,
-                  log=None # as in gap_tables
+                  log=None, # as in gap_tables
+                  term_variance:str="group", term_sd:float|None=None # as in gap_table (crossed only)
                  )->tuple[pd.DataFrame, pd.DataFrame]:
     ("`gap_tables` per template set (where preds have `set`) and, with a reference group, beside the gaps to it: "
      "columns set, gap_to first.")
-    ci = ci_method(ci); _check_adjust(adjust); _check_family(family)
+    ci = ci_method(ci); _check_adjust(adjust); _check_family(family); crossed_terms(ci, term_variance, term_sd)
     _require_ids(preds, ci)
     tabs, runs = [], []
-    opts = dict(family=family, keep_degenerate=keep_degenerate, share=share)
+    opts = dict(family=family, keep_degenerate=keep_degenerate, share=share, term_variance=term_variance,
+                term_sd=term_sd)
     for s, p in (preds.groupby("set", sort=False) if "set" in preds else [(None, preds)]):
         if reference is None:
             parts = [(None,
@@ -264,12 +295,12 @@ def gap_tables_by(preds:pd.DataFrame, top_k:int|None=5, centroid:str="mean", sel
     return pd.concat(tabs, ignore_index=True), pd.concat(runs, ignore_index=True)
 
 # %% ../../nbs/211_metrics.ipynb #a91409e3
-def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run"), apart:dict|None=None):
-    "The --force rule of `checks.check_out` for each output table (None: not asked for), each apart from `apart`."
+def _refuse_overwrite(paths, force:bool, flags=("--out", "--per-run")):
+    "The --force rule of `checks.check_out` for each output table (None: not asked for; the inputs: the parser's)."
     from spbias.checks import check_out
     from spbias.core import TABLE_FORMATS
     for p, flag in zip(paths, flags):
-        if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag, apart=apart)
+        if p is not None: check_out(p, force, exts=tuple(TABLE_FORMATS), flag=flag)
 
 DEFAULT_CI_TEXT = ("crossed, the method closest to 95%% coverage on the measured designs, centroid gaps and gaps to a "
                    "--reference group alike (benchmarks/results/coverage_designs.json, coverage_reference.json); t "
@@ -283,10 +314,12 @@ def default_ci(preds:pd.DataFrame,
     ids = tid is not None and not (tid.isna() | (tid.astype(str).str.strip() == "")).any()
     return "crossed" if ids else "t"
 
-def main_gaps(argv:list[str]|None=None)->int:
+def main_gaps(argv:list[str]|None=None,
+              recover=None # predictions -> (predictions, line|None): template ids recovered (the CLI passes template_files's)
+             )->int:
     "`spbias gaps`: the gap table CSV from predictions TSVs."
     from spbias.args import HelpFormatter, ArgumentParser
-    from spbias.checks import count, n_boot
+    from spbias.checks import count, n_boot, share
     ap = ArgumentParser(prog="spbias gaps",
                                  description="Group-fairness gaps with 95% CIs across tuned prompts.",
                                  formatter_class=HelpFormatter, epilog=coverage_advice())
@@ -298,6 +331,13 @@ def main_gaps(argv:list[str]|None=None)->int:
                     help="95%% CI: crossed (prompts, templates and identity terms as crossed random effects; needs "
                     "template_id; estimand column); Student t; papers (mean ± 1.96 s/√n, old name normal); "
                     "bootstrap over prompts and templates (needs template_id). Default: " + DEFAULT_CI_TEXT)
+    ap.add_argument("--term-variance", choices=list(TERM_VARIANCES), default="group",
+                    help="--ci crossed: the identity terms' variance: " + "; ".join(f"{k} = {v}" for k, v in
+                    TERM_VARIANCES.items()) + "; each row's estimand says which")
+    ap.add_argument("--term-sd", type=share, default=None, metavar="SD",
+                    help="--ci crossed: a stated term SD (rate scale) for the groups of one identity term, whose term "
+                    "variance cannot be estimated: a sensitivity, named in their rows (default: their term held fixed, "
+                    "estimand 'this term')")
     ap.add_argument("--adjust", choices=list(ADJUST), default="none",
                     help="adjust p-values within each --family (Holm, Benjamini-Hochberg or Benjamini-Yekutieli); significance is then "
                     "adjusted p < 0.05")
@@ -317,21 +357,25 @@ def main_gaps(argv:list[str]|None=None)->int:
                     help="move an existing --out (and --per-run) aside (OUT.replaced-<time>) instead of refusing")
     from spbias.stats.claims import add_claim_arguments, check_claim_arguments, apply_claims
     add_claim_arguments(ap)   # --confirmatory, --exploratory, --margin, --contrasts, --selection, --n-validation
+    ap.needs("--exploratory", "--confirmatory", "it adjusts the gaps --confirmatory leaves out of its family")
+    ap.reads("predictions", "--select", "--runs", "--confirmatory", "--validation-answers"); ap.writes("--out", "--per-run", "--selection")   # checks.check_outputs
     a = ap.parse_args(argv)
     if a.per_run is not None and a.per_run.resolve() == a.out.resolve():   # the per-run table would overwrite --out
         other = a.out.with_stem(a.out.stem + "-per-run")
         raise SpbiasError(f"--per-run {a.per_run} is the same file as --out.",
                           f"name another file for the per-run gaps, e.g. --per-run {other}.")
-    _refuse_overwrite([a.out, a.per_run, a.selection], a.force, ("--out", "--per-run", "--selection"),
-                      apart={"PREDICTIONS": a.predictions})
+    _refuse_overwrite([a.out, a.per_run, a.selection], a.force, ("--out", "--per-run", "--selection"))
     check_claim_arguments(a)
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
-    preds = load_predictions(a.predictions)
+    preds = load_predictions(a.predictions, pool_runs=a.pool_runs)
+    preds, line = recover(preds) if recover is not None else (preds, None)
+    if line: print(f"spbias gaps: {line}", file=sys.stderr)   # how many rows got template ids, said first
     a.ci = a.ci or default_ci(preds, a.reference)
+    crossed_terms(ci_method(a.ci), a.term_variance, a.term_sd)   # before any work
     said = set()   # the prompts' choice, the same for every template set and reference: said once
     say = lambda line: line in said or said.add(line) or print(f"spbias gaps: {line}", file=sys.stderr)
     kw = dict(n_boot=a.n_boot, boot_seed=a.boot_seed, family=a.family, keep_degenerate=a.keep_degenerate,
-              share=a.degenerate_share, log=say)
+              share=a.degenerate_share, log=say, term_variance=a.term_variance, term_sd=a.term_sd)
     def gaps_of(top_k, keep_degenerate, log):   # a set column or a reference group: per set, gap_to beside (gap_tables_by)
         opts = kw | dict(keep_degenerate=keep_degenerate, log=log)
         if a.reference is not None or "set" in preds:
@@ -363,16 +407,19 @@ def main_table2(argv:list[str]|None=None)->int:
                     metavar="{" + ",".join(FAMILIES) + "}",
                     help="recount within this test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items())
                     + " (not given: the table's own)")
-    ap.add_argument("--confirmatory", nargs="?", const="positive_FPR,negative_FPR", metavar="METRICS",
-                    help="recount under the declared families (spbias.stats.multiplicity): Holm within these metrics' gaps "
-                    "per model × tuning set (no value: the Table 2 cells), --exploratory for the rest")
+    ap.add_argument("--confirmatory", nargs="?", const="", metavar="FAMILY",
+                    help="recount under the declared families (spbias.stats.multiplicity): Holm within the family's claims "
+                    "per model × tuning set (a family file, or a preset: papers-table2, posthoc-fpr = post hoc), "
+                    "--exploratory for the rest")
     ap.add_argument("--exploratory", choices=["by", "bh", "holm", "none"], default="by",
                     help="with --confirmatory: the exploratory family's adjustment (by = Benjamini-Yekutieli)")
     ap.add_argument("--wide", action="store_true", help="write the pivoted table (groups × dataset/metric)")
     ap.add_argument("--force", action="store_true",
                     help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
+    ap.needs("--exploratory", "--confirmatory", "it adjusts the gaps --confirmatory leaves out of its family")
+    ap.reads("gaps", "--confirmatory"); ap.writes("--out")   # apart from the gap table read (checks.check_outputs)
     a = ap.parse_args(argv)
-    _refuse_overwrite([a.out], a.force, apart={"GAPS": a.gaps})
+    _refuse_overwrite([a.out], a.force)
     from spbias.checks import check_input_file, write_outputs
     check_input_file(a.gaps, "GAPS", "the gap table `spbias gaps` wrote")
     metrics = tuple(m.strip() for m in a.metrics.split(","))

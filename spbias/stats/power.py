@@ -9,56 +9,100 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from ..core import SpbiasError, save_table
 from .intervals import ALPHA, SUMMARY_KEYS
-from .crossed import TERMS_ASSUMED, variance_components, design_se, design_table, design_arrays
+from .crossed import variance_components
+from .design import TERMS_ASSUMED, design_se, design_table, design_arrays
 
 # %% auto #0
-__all__ = ['POWER', 'LIMITS', 'DF_RULE', 'power_t', 'mde', 'add_mde', 'mde_line', 'needed', 'power_table', 'terms_line', 'main']
+__all__ = ['POWER', 'GAP_BOUND', 'LIMITS', 'UNLIMITED', 'UNIT', 'DF_RULE', 'power_t', 'mde', 'family_alpha', 'add_mde',
+           'mde_spread', 'mde_line', 'needed', 'floor', 'power_table', 'terms_line', 'floor_lines', 'main']
 
 # %% ../../nbs/205_power.ipynb #40161e7f
-POWER = 0.8   # the power a minimum detectable effect is stated at
+POWER = 0.8        # the power a minimum detectable effect is stated at
+GAP_BOUND = 1.0    # a gap between two rates lies in [−1, 1]: no larger gap exists to detect
+
+def _tail_by_quad(c, d, lam):
+    "P(T > c), T noncentral t (d df, noncentrality lam): ∫ Φ(lam − c·√(v/d)) dχ²_d(v), one scipy quad per value."
+    from scipy import stats, integrate
+    f = lambda v, c, d, lam: stats.norm.cdf(lam - c * np.sqrt(v / d)) * stats.chi2.pdf(v, d)
+    return np.array([integrate.quad(f, 0, np.inf, args=a, limit=200)[0] for a in zip(c, d, lam)])
 
 def power_t(gap, # the true gap
             se, df, # the SE of its estimate and the df of its t interval (inf: normal)
-            alpha:float=ALPHA)->np.ndarray:
-    "Power of the two-sided t test at level alpha: P(|T| > t_crit), T noncentral t (df, gap/se); normal at df inf."
+            alpha=ALPHA # the two-sided level (per row where an array: each family's)
+           )->np.ndarray:
+    ("Power of the two-sided t test: P(T > t_crit) + P(T < −t_crit), T noncentral t (df, gap/se), each tail from scipy "
+     "or, where scipy gives no number, integrated; normal at df inf.")
     from scipy import stats
-    gap, se, df = np.broadcast_arrays(*(np.asarray(x, float) for x in (gap, se, df)))
+    gap, se, df, alpha = np.broadcast_arrays(*(np.asarray(x, float) for x in (gap, se, df, alpha)))
     lam = np.divide(gap, se, out=np.full(gap.shape, np.nan), where=se > 0)
     inf = ~np.isfinite(df); d = np.where(inf, 1.0, df)
     c = np.where(inf, stats.norm.ppf(1 - alpha / 2), stats.t.ppf(1 - alpha / 2, d))
-    with np.errstate(invalid="ignore"):
-        t_side = stats.nct.sf(c, d, lam) + stats.nct.cdf(-c, d, lam)
+    with np.errstate(invalid="ignore", over="ignore"):
+        near, far = stats.nct.sf(c, d, lam), stats.nct.sf(c, d, -lam)   # P(T < −c) = P(−T > c), −T has −lam
+    bad = ~inf & np.isfinite(lam) & ~(np.isfinite(near) & np.isfinite(far))
+    if bad.any():   # scipy's noncentral t gives NaN in some tails at few df: the integral, never a guess
+        near[bad] = _tail_by_quad(c[bad], d[bad], lam[bad]); far[bad] = _tail_by_quad(c[bad], d[bad], -lam[bad])
     z_side = stats.norm.sf(c - lam) + stats.norm.cdf(-c - lam)
-    return np.where(inf, z_side, t_side)
+    return np.where(inf, z_side, np.clip(near + far, 0, 1))
 
 def mde(se, df, # the SE and df of a gap's estimate (arrays)
-        power:float=POWER, alpha:float=ALPHA)->np.ndarray:
-    "Minimum detectable effect: the smallest |gap| the two-sided t test finds with this power (NaN without se)."
-    se, df = np.broadcast_arrays(np.asarray(se, float), np.asarray(df, float))
+        power:float=POWER, alpha=ALPHA, # alpha: per row where an array (each family's level)
+        bound:float=GAP_BOUND # the largest gap there is: beyond it, not detectable
+       )->np.ndarray:
+    ("Minimum detectable effect: the smallest |gap| ≤ bound the two-sided t test finds with this power; NaN without se "
+     "and where even a gap of `bound` is found with less power (not detectable).")
+    se, df, alpha = np.broadcast_arrays(*(np.asarray(x, float) for x in (se, df, alpha)))
     ok = np.isfinite(se) & (se > 0) & ~np.isnan(df) & (np.nan_to_num(df, posinf=1) > 0)
     s, d = np.where(ok, se, 1.0), np.where(ok, df, np.inf)
-    lo, hi = np.zeros(s.shape), 60 * s
+    reach = power_t(bound, s, d, alpha) >= power
+    lo, hi = np.zeros(s.shape), np.full(s.shape, float(bound))
     for _ in range(60):
-        mid = (lo + hi) / 2   # where scipy's noncentral t gives no number (far tails), the power is ~1
-        up = np.nan_to_num(power_t(mid, s, d, alpha), nan=1.0) >= power
+        mid = (lo + hi) / 2
+        up = power_t(mid, s, d, alpha) >= power
         hi, lo = np.where(up, mid, hi), np.where(up, lo, mid)
-    return np.where(ok, hi, np.nan)
+    return np.where(ok & reach, hi, np.nan)
 
 # %% ../../nbs/205_power.ipynb #cdf1b967
-def add_mde(gt:pd.DataFrame # a gap table with se and df
+def family_alpha(adjust, # each row's adjustment: "none", "holm", "bh" or "by" (intervals.ADJUST)
+                 m, # each row's family size (tests)
+                 alpha:float=ALPHA)->np.ndarray:
+    "Per row, the level a gap must reach when it is its family's only real one: α/m (Holm, BH), α/(m·Σ1/i) (BY), α (none)."
+    adjust = np.asarray(adjust, dtype=object); m = np.maximum(np.nan_to_num(np.asarray(m, float), nan=1), 1)
+    by = np.array([np.sum(1 / np.arange(1, int(k) + 1)) for k in m])
+    return np.select([np.isin(adjust, ["holm", "bh"]), adjust == "by"], [alpha / m, alpha / (m * by)], alpha)
+
+def add_mde(gt:pd.DataFrame # a gap table with se and df (and adjust, family_size)
            )->pd.DataFrame:
-    "The gap table with a column `mde`: the minimum detectable gap of each row's design at 80% power, two-sided 0.05."
+    ("The gap table with `mde` (80% power, two-sided 0.05) and, where it has families, `alpha_family` and `mde_family` "
+     "(at the level of its family's adjustment); NaN where no gap in [−1, 1] is detectable.")
     if not {"se", "df"} <= set(gt.columns): return gt.assign(mde=np.nan)
-    return gt.assign(mde=mde(gt.se.to_numpy(float), gt.df.to_numpy(float)))
+    se, df = gt.se.to_numpy(float), gt.df.to_numpy(float)
+    out = gt.assign(mde=mde(se, df))
+    if not {"adjust", "family_size"} <= set(gt.columns): return out
+    a = family_alpha(gt.adjust.astype(str), gt.family_size)
+    at = a < ALPHA   # only the adjusted rows need a second search
+    fam = out.mde.to_numpy(float).copy(); fam[at] = mde(se[at], df[at], alpha=a[at])
+    return out.assign(alpha_family=a, mde_family=fam)
+
+# %% ../../nbs/205_power.ipynb #d2c6d2c5
+def mde_spread(v # minimum detectable gaps (NaN: not detectable)
+              )->str:
+    "Median and range of MDEs, a NaN (not detectable) above every number, and how many are not detectable."
+    x = np.sort(np.where(np.isnan(v), np.inf, v)); say = lambda y: "not detectable" if np.isinf(y) else f"{y:.3g}"
+    n_out = int(np.isinf(x).sum()); out = f", {n_out} not detectable" if n_out else ""
+    return f"median {say(np.median(x))}, range {say(x[0])}–{say(x[-1])} over {len(x)} gaps{out}"
 
 def mde_line(gt:pd.DataFrame # a gap table with mde (add_mde)
             )->str:
-    "One line under a gap table: the minimum detectable gaps of its rows (80% power, two-sided 0.05, its se and df)."
-    v = gt.mde.dropna() if "mde" in gt else pd.Series(dtype=float)
-    rule = "80% power, two-sided alpha 0.05, each row's se and df"
-    if v.empty: return f"minimum detectable gap ({rule}): not available for this interval method (no se/df); column mde"
-    return (f"minimum detectable gap ({rule}): median {v.median():.3g}, range {v.min():.3g}–{v.max():.3g} over "
-            f"{len(v)} gaps; column mde")
+    "One line under a gap table: its minimum detectable gaps at 0.05 and at the family's level (80% power, each row's se and df)."
+    rule = "80% power, two-sided, each row's se and df"
+    has = gt.se.notna().to_numpy() if {"mde", "se"} <= set(gt.columns) else np.zeros(len(gt), bool)
+    if not has.any(): return f"minimum detectable gap ({rule}): not available for this interval method (no se/df); column mde"
+    line = f"minimum detectable gap ({rule}): at α 0.05 {mde_spread(gt.mde.to_numpy(float)[has])}"
+    if "mde_family" in gt and (gt.alpha_family.to_numpy(float)[has] < ALPHA).any():
+        line += f"; at the family's level (α/m, BY α/(m·Σ1/i)) {mde_spread(gt.mde_family.to_numpy(float)[has])}"
+    cols = "columns mde, mde_family" if "mde_family" in gt else "column mde"
+    return f"{line}; not detectable: no gap in [−1, 1] reaches 80% power (mde empty); {cols}"
 
 # %% ../../nbs/205_power.ipynb #63a2aeb1
 LIMITS = {"prompts": 500, "templates": 5000, "terms": 200}   # the largest design `needed` searches
@@ -98,11 +142,36 @@ def needed(components:pd.DataFrame, # variance_components of a pilot
             if ok(n)[key]: out[key] = n; break
     return out
 
+# %% ../../nbs/205_power.ipynb #e3096382
+UNLIMITED = 1e9   # "as many as wanted": the number at which a kind of unit adds no variance of its own
+UNIT = {"prompts": "prompt", "templates": "template", "terms": "term"}
+
+def floor(components:pd.DataFrame, # variance_components of a pilot
+          vary:str, # "prompts", "templates" or "terms": the one made unlimited
+          power:float=POWER, alpha:float=ALPHA,
+          fixed:dict|None=None # the others' numbers where not the pilot's, e.g. {"n_terms": 10}
+         )->pd.DataFrame:
+    ("Per attribute and metric: the smallest gap found with this power when `vary` is unlimited (`floor`; NaN: none in "
+     "[−1, 1]) and which other unit's variance is then the larger share (`floor_set_by`).")
+    if vary not in LIMITS: raise SpbiasError(f"vary {vary!r} is unknown.", f"use one of: {', '.join(LIMITS)}.")
+    keys, arr = design_table(components)
+    at = lambda **more: design_arrays(arr, **{**(fixed or {}), f"n_{vary}": UNLIMITED, **more})
+    se, df, _ = at()
+    (a, sa), (b, sb) = [(UNIT[o], se ** 2 - at(**{f"n_{o}": UNLIMITED})[0] ** 2) for o in LIMITS if o != vary]
+    t = keys.assign(floor=mde(se, df, power, alpha), floor_set_by=np.where(sa >= sb, a, b))
+    t["hard"] = t.floor.fillna(np.inf)
+    attr = [k for k in SUMMARY_KEYS if k != "group"]
+    return t.loc[t.groupby(attr).hard.idxmax()].set_index(attr)[["floor", "floor_set_by"]]
+
 def power_table(components:pd.DataFrame, gap:float, power:float=POWER, alpha:float=ALPHA,
                 n_prompts:int|None=None, n_templates:int|None=None, n_terms:int|None=None # None: the pilot's
                )->pd.DataFrame:
     ("Per attribute and metric: the design (the pilot's where None), its term weight and minimum detectable gap at "
-     "its group of largest SE, and the prompts, templates or terms needed for the gap, each with the others at it.")
+     "its group of largest SE, the prompts, templates or terms needed for the gap, each with the others at it, and each one's floor.")
+    if components.empty:   # (design_table: KeyError 'term')
+        raise SpbiasError("the pilot gives no variance components: each model and dataset has one prompt (run) or one "
+                          "template, so no prompt or template variance, and no power, can be estimated from it.",
+                          "give a pilot of at least 2 prompts (runs) and 2 templates for a model and dataset.")
     design = {k: v for k, v in dict(n_prompts=n_prompts, n_templates=n_templates, n_terms=n_terms).items()
               if v is not None}
     w = _worst(components, **design)
@@ -113,6 +182,8 @@ def power_table(components:pd.DataFrame, gap:float, power:float=POWER, alpha:flo
     for v in LIMITS:
         others = {k: x for k, x in design.items() if k != f"n_{v}"}
         out[f"{v}_needed"] = needed(components, gap, v, power, alpha, others)
+        f = floor(components, v, power, alpha, others)
+        out[f"{v}_floor"], out[f"{v}_floor_set_by"] = f.floor, f.floor_set_by
     return out.reset_index()
 
 # %% ../../nbs/205_power.ipynb #e5b675b0
@@ -126,10 +197,28 @@ def terms_line(n_terms:int|None # --terms (None: the pilot's)
     return (f"terms: {said}; term_weight: the weight of the term variance in the gap at the design. terms_needed "
             "assumes that many terms a group, equally shared, each in every template (unequal shares need more)")
 
-def main(argv:list[str]|None=None)->int:
+def floor_lines(t:pd.DataFrame # power_table's table
+               )->list[str]:
+    "One line per attribute and metric that some one unit cannot reach: whether more would ever do, and what sets the floor."
+    lines, say = [], lambda x: "no gap in [−1, 1]" if np.isnan(x) else f"{x:.3g}"
+    for r in t.to_dict("records"):
+        miss = [v for v in LIMITS if np.isnan(r[f"{v}_needed"])]
+        if not miss: continue
+        parts = [f"{v}: {'none reaches it' if np.isnan(r[f'{v}_floor']) or r[f'{v}_floor'] > r['gap'] else f'more than {LIMITS[v]}'}"
+                 f" (with {v} unlimited the smallest detectable gap is {say(r[f'{v}_floor'])}; the "
+                 f"{r[f'{v}_floor_set_by']} variance sets that floor)" for v in miss]
+        head = (f"no design that changes one of prompts, templates or terms detects {r['gap']:g}: " if len(miss) == len(LIMITS)
+                else f"not every unit reaches {r['gap']:g}: ")
+        tail = "; change two at once (e.g. --terms N, then read prompts_needed)" if len(miss) == len(LIMITS) else ""
+        lines.append(f"{r['category']} {r['metric']} ({r['model']}, {r['dataset']}): {head}{'; '.join(parts)}{tail}")
+    return lines
+
+def main(argv:list[str]|None=None,
+         recover=None # predictions -> (predictions, line|None): template ids recovered (the CLI passes template_files's)
+        )->int:
     "`spbias power`: from a pilot's variance components, the prompts, templates and terms needed to detect a gap."
     from spbias.args import HelpFormatter, ArgumentParser
-    from spbias.checks import share, check_out, write_outputs, positive_int
+    from spbias.checks import share, open_share, check_out, write_outputs, positive_int
     from spbias.core import TABLE_FORMATS
     from spbias.formats.predictions import (METRICS, add_prompt_choice_arguments, group_metrics, load_predictions,
                                     read_selection, select_groups, top_runs)
@@ -139,7 +228,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("predictions", nargs="+", help="the pilot's predictions files, folders or quoted glob patterns")
     ap.add_argument("--gap", type=share, required=True, help="the gap to detect, on the rate scale (e.g. 0.05)")
     ap.add_argument("--metrics", default="positive_FPR,negative_FPR", help="comma-separated metrics")
-    ap.add_argument("--power", type=share, default=POWER, help="the power wanted")
+    ap.add_argument("--power", type=open_share, default=POWER, help="the power wanted")
     for what in ("prompts", "templates", "terms"):
         ap.add_argument(f"--{what}", type=positive_int, default=None,
                         help=f"{what} of the design (per group for terms) where not the pilot's: the others' "
@@ -147,6 +236,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--out", type=Path, help="also write the table here (CSV)")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside instead of refusing")
     add_prompt_choice_arguments(ap)
+    ap.reads("predictions", "--select"); ap.writes("--out")   # apart from the pilot's files (checks.check_outputs)
     a = ap.parse_args(argv)
     metrics = [m.strip() for m in a.metrics.split(",")]
     bad = sorted(set(metrics) - set(METRICS))
@@ -155,7 +245,9 @@ def main(argv:list[str]|None=None)->int:
     if a.out is not None: check_out(a.out, a.force, exts=tuple(TABLE_FORMATS), flag="--out")
     select = read_selection(a.select)
     say = lambda line: print(f"spbias power: {line}", file=sys.stderr)
-    preds = load_predictions(a.predictions)
+    preds = load_predictions(a.predictions, pool_runs=a.pool_runs)
+    preds, line = recover(preds) if recover is not None else (preds, None)
+    if line: say(line)   # how many rows got template ids, said first
     top = top_runs(preds, a.top_k, keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
     kept = pd.MultiIndex.from_frame(select_groups(group_metrics(top), select)[["category", "group"]])
     top = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(kept)]
@@ -163,9 +255,12 @@ def main(argv:list[str]|None=None)->int:
                     n_templates=a.templates, n_terms=a.terms)
     if a.out is not None: write_outputs([(a.out, lambda p: save_table(t, p))])
     with pd.option_context("display.width", 200, "display.max_columns", 30):
-        print(t.drop(columns=["gap"]).to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+        print(t.drop(columns=["gap"] + [c for c in t if c.endswith("_set_by")]).to_string(index=False, float_format=lambda x: f"{x:.4g}"))
     print(f"gap {a.gap:g} at {a.power:.0%} power: {DF_RULE}. *_needed: each with the others at the design's (the "
           "pilot's unless --prompts/--templates/--terms); NaN: not "
-          f"within {', '.join(f'{v} {k}' for k, v in LIMITS.items())}. mde: the design's minimum detectable gap.")
+          f"within {', '.join(f'{v} {k}' for k, v in LIMITS.items())}. mde: the design's minimum detectable gap (NaN: no gap in "
+          "[−1, 1] reaches the power); *_floor: the smallest detectable gap with that unit unlimited, *_floor_set_by: the "
+          "variance that floor is left with.")
+    for line in floor_lines(t): print(line)
     print(terms_line(a.terms))
     return 0

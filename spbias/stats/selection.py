@@ -7,10 +7,12 @@ from __future__ import annotations
 import numpy as np, pandas as pd
 from ..core import SpbiasError
 from ..formats.predictions import PRED_COUNT_COLUMNS
-from .intervals import SUMMARY_KEYS, mirror_of
+from .intervals import ALPHA, SUMMARY_KEYS, adjust_pvalues, mirror_of
 
 # %% auto #0
-__all__ = ['validation_se', 'validation_prompts', 'choice_noise', 'run_folder_prompts', 'selection_table', 'selection_note']
+__all__ = ['validation_se', 'validation_prompts', 'validation_correct', 'paired_difference', 'cut_comparison', 'choice_noise',
+           'run_folder_prompts', 'selection_tests', 'slope_permutation', 'estimands', 'selection_table',
+           'selection_note']
 
 # %% ../../nbs/207_selection.ipynb #6ab15c66
 def validation_se(accuracy, # validation accuracy (share correct)
@@ -32,20 +34,111 @@ def validation_prompts(preds:pd.DataFrame, # predictions (load_predictions)
     q["n_validation"] = counted.fillna(np.nan if n_validation is None else n_validation)
     return q[["model", "dataset", "run", "validation_accuracy", "n_validation"]]
 
+# %% ../../nbs/207_selection.ipynb #18406792
+_ANSWERS_FIX = ("score every prompt on the run's own validation sample (the sentences `spbias tune` evaluated on), e.g. "
+                "`spbias predict --run RUN --testset SAMPLE.tsv`, and pass that file.")
+
+def _sentence_ids(g:pd.DataFrame)->np.ndarray:
+    "A row's sentence: its template_id where every row has one, else its place among its prompt's rows."
+    tid = g.template_id.astype(str).str.strip() if "template_id" in g else None
+    if tid is not None and g.template_id.notna().all() and (tid != "").all(): return tid.to_numpy()
+    return g.groupby("run", sort=False).cumcount().astype(str).to_numpy()
+
+def validation_correct(answers:pd.DataFrame, # every prompt's answers on its validation sentences (load_predictions)
+                       prompts:pd.DataFrame|None=None # per prompt: model, dataset, run, validation_accuracy (checked)
+                      )->dict:
+    "Per (model, dataset): a table sentence × prompt (run), 1 where the prompt answered right, 0 where wrong."
+    out = {}
+    for (m, d), g in answers.groupby(["model", "dataset"], sort=True):
+        g = g.assign(sentence=_sentence_ids(g), right=(g.y_true == g.y_pred).astype(float))
+        if g.duplicated(["run", "sentence"]).any():
+            r, s = g.loc[g.duplicated(["run", "sentence"]), ["run", "sentence"]].iloc[0]
+            raise SpbiasError(f"--validation-answers: prompt {r} of {m}/{d} answers sentence {s} twice.", _ANSWERS_FIX)
+        gold = g.groupby("sentence").y_true.nunique()
+        if (gold > 1).any():
+            raise SpbiasError(f"--validation-answers: sentence {gold.index[gold > 1][0]} of {m}/{d} has different gold "
+                              "labels in different prompts' rows, so the prompts did not answer the same sentences.",
+                              _ANSWERS_FIX)
+        wide = g.pivot(index="sentence", columns="run", values="right")
+        if wide.isna().any().any():
+            r = wide.columns[wide.isna().any()][0]
+            raise SpbiasError(f"--validation-answers: prompt {r} of {m}/{d} answered {int(wide[r].notna().sum())} of "
+                              f"the {len(wide)} validation sentences the prompts answered.", _ANSWERS_FIX)
+        out[(m, d)] = wide
+    for row in ([] if prompts is None else prompts.itertuples()):
+        w = out.get((row.model, row.dataset))
+        if w is None or row.run not in w or not np.isfinite(row.validation_accuracy): continue
+        k, n = int(w[row.run].sum()), len(w)
+        if abs(k / n - row.validation_accuracy) > .5 / n:
+            raise SpbiasError(f"--validation-answers: prompt {row.run} of {row.model}/{row.dataset} is right on {k} of "
+                              f"{n} validation sentences ({k / n:.4f}), but its recorded validation accuracy is "
+                              f"{row.validation_accuracy:.4f}: these are not the sentences it was chosen on.",
+                              _ANSWERS_FIX)
+    return out
+
+# %% ../../nbs/207_selection.ipynb #246e8e54
+def paired_difference(a, b # 0/1 correctness of two prompts on the same n sentences, in the same order
+                     )->dict:
+    ("Accuracy of a minus b on the same sentences: diff, its paired SE sd(d)/√n (d = a − b per sentence, ddof 1), n, "
+     "the discordant counts (a right only, b right only) and McNemar's exact p.")
+    from statsmodels.stats.contingency_tables import mcnemar
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    d, n = a - b, len(a)
+    n10, n01 = int(((a == 1) & (b == 0)).sum()), int(((a == 0) & (b == 1)).sum())
+    n11, n00 = int(((a == 1) & (b == 1)).sum()), int(((a == 0) & (b == 0)).sum())
+    return dict(diff=d.mean() if n else np.nan, paired_se=d.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan, n=n,
+                only_this_right=n10, only_other_right=n01,
+                mcnemar_p=float(mcnemar([[n11, n10], [n01, n00]], exact=True).pvalue))
+
+def cut_comparison(correct:dict, # validation_correct's tables
+                   chosen:pd.DataFrame # the chosen prompts: model, dataset, run
+                  )->pd.DataFrame:
+    ("Per prompt: its accuracy on the validation sentences, chosen or not, and against the k-th chosen prompt (the "
+     "lowest; of a tie, the last by name): the difference, its paired SE, the discordant counts, McNemar's exact p.")
+    pick, rows = set(map(tuple, chosen[["model", "dataset", "run"]].to_numpy())), []
+    for (m, d), w in correct.items():
+        acc = w.mean()
+        inside = pd.Series([(m, d, r) in pick for r in w.columns], index=w.columns)
+        if not inside.any(): continue
+        kth = sorted(acc[inside][acc[inside] == acc[inside].min()].index)[-1]
+        for r in acc.sort_values(ascending=False, kind="stable").index:
+            vs = paired_difference(w[r], w[kth]) if r != kth else dict(n=len(w))
+            rows.append(dict(model=m, dataset=d, run=r, accuracy=acc[r], chosen=bool(inside[r]), kth=r == kth,
+                             **{k: vs.get(k, np.nan) for k in ("diff", "paired_se", "n", "only_this_right",
+                                                                "only_other_right", "mcnemar_p")}))
+    return pd.DataFrame(rows)
+
 # %% ../../nbs/207_selection.ipynb #72df8dd2
+def _paired_counts(cut:pd.DataFrame)->pd.DataFrame:
+    "Per model and tuning set, from cut_comparison: the paired SEs against the k-th, and the prompts within 1–2 of them."
+    rows = []
+    for (m, d), g in cut.groupby(["model", "dataset"], sort=True):
+        o = g[~g.kth]; out = ~o.chosen; dist = (o["diff"].abs() / o.paired_se).to_numpy(float)
+        near = lambda s, where: int(((dist <= s + 1e-9) | (o["diff"] == 0).to_numpy())[where.to_numpy()].sum())
+        rows.append(dict(model=m, dataset=d, paired_n=int(g.n.iloc[0]), paired_se_low=o.paired_se.min(),
+                         paired_se_high=o.paired_se.max(), paired_within_1se=near(1, o.chosen | out),
+                         paired_within_2se=near(2, o.chosen | out), left_out_paired_within_1se=near(1, out),
+                         left_out_paired_within_2se=near(2, out),
+                         left_out_below_kth=int(((o.mcnemar_p < ALPHA) & (o["diff"] < 0))[out].sum()), left_out=int(out.sum())))
+    return pd.DataFrame(rows)
+
 def choice_noise(prompts:pd.DataFrame, # validation_prompts' table
-                 chosen:pd.DataFrame # the chosen prompts: model, dataset, run
+                 chosen:pd.DataFrame, # the chosen prompts: model, dataset, run
+                 cut:pd.DataFrame|None=None # cut_comparison's table: the paired columns too
                 )->pd.DataFrame:
-    ("Per model and tuning set: prompts, k, the chosen accuracies' range, the k-th's accuracy and its binomial SE, and "
-     "the prompts within 1 and 2 SE of it (all, and those left out).")
+    ("Per model and tuning set: prompts, k, the chosen accuracies' range, the k-th's accuracy and its binomial SE, the "
+     "prompts within 1 and 2 SE of it (all, and those left out); with `cut`, the same by each prompt's paired SE (and n "
+     "from its sentences where the prompts record none).")
     rows = []
     pick = set(map(tuple, chosen[["model", "dataset", "run"]].drop_duplicates().to_numpy()))
+    answered = {} if cut is None or not len(cut) else cut.groupby(["model", "dataset"]).n.first().to_dict()
     for (m, d), g in prompts.groupby(["model", "dataset"], sort=True):
         inside = np.array([(m, d, r) in pick for r in g.run])
         acc = g.validation_accuracy.to_numpy(float)
         k = int(inside.sum()); top = acc[inside]
         kth = np.nanmin(top) if k and np.isfinite(top).any() else np.nan
         n = g.n_validation.to_numpy(float)[inside].min() if k else np.nan
+        if not np.isfinite(n): n = float(answered.get((m, d), np.nan))   # the answers' sentences, where none recorded
         se = float(validation_se(kth, n))
         others = ~(inside & (acc == kth))   # the k-th itself not counted (one of a tie stays in)
         if k and (inside & (acc == kth)).sum() > 1: others[np.flatnonzero(inside & (acc == kth))[1:]] = True
@@ -55,7 +148,8 @@ def choice_noise(prompts:pd.DataFrame, # validation_prompts' table
                          top_validation_high=np.nanmax(top) if k else np.nan, n_validation=n, validation_se=se,
                          within_1se=near(1, True), within_2se=near(2, True), left_out_within_1se=near(1, ~inside),
                          left_out_within_2se=near(2, ~inside)))
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    return out if cut is None or not len(cut) else out.merge(_paired_counts(cut), on=["model", "dataset"], how="left")
 
 # %% ../../nbs/207_selection.ipynb #856ebaf1
 def run_folder_prompts(folders:list, # run folders written by `spbias tune` (config.json, seed-*/summary.json)
@@ -82,39 +176,169 @@ def run_folder_prompts(folders:list, # run folders written by `spbias tune` (con
                              n_validation=cfg.get("split_sizes", {}).get("validation", np.nan)))
     return pd.DataFrame(rows, columns=["model", "dataset", "run", "validation_accuracy", "n_validation"])
 
+# %% ../../nbs/207_selection.ipynb #05af5a34
+def _gap_keys(t:pd.DataFrame)->list: return [c for c in ("set", "gap_to") if c in t] + SUMMARY_KEYS
+
+def _welch(Y, top):
+    ("Per row of Y [G, P] (NaN: no gap): its top and all prompts (shift_k, shift_n), the shift of the top mean from "
+     "all, its SE, Welch df and p.")
+    from scipy import stats
+    ok = np.isfinite(Y); T, R = ok & top, ok & ~top
+    nt, nr = T.sum(1), R.sum(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mt, mr = np.where(T, Y, 0).sum(1) / nt, np.where(R, Y, 0).sum(1) / nr
+        vt = np.where(T, (Y - mt[:, None]) ** 2, 0).sum(1) / (nt - 1) / nt
+        vr = np.where(R, (Y - mr[:, None]) ** 2, 0).sum(1) / (nr - 1) / nr
+        se, w = np.sqrt(vt + vr), nr / (nt + nr)
+        df = (vt + vr) ** 2 / (vt ** 2 / (nt - 1) + vr ** 2 / (nr - 1))
+        p = np.where((nt >= 2) & (nr >= 2) & (se > 0), 2 * stats.t.sf(np.abs((mt - mr) / se), df), np.nan)
+    return dict(shift_k=nt, shift_n=nt + nr, shift=w * (mt - mr), shift_se=w * se, shift_df=df, shift_p=p)
+
+def _ols(x, Y):
+    "Per row of Y [G, P]: OLS slope of the row on x [P] (NaN left out), its SE, p (t, n − 2 df) and n."
+    from scipy import stats
+    ok = np.isfinite(Y) & np.isfinite(x); n = ok.sum(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xb, yb = np.where(ok, x, 0).sum(1) / n, np.where(ok, Y, 0).sum(1) / n
+        dx, dy = np.where(ok, x - xb[:, None], 0), np.where(ok, Y - yb[:, None], 0)
+        sxx = (dx ** 2).sum(1); slope = (dx * dy).sum(1) / sxx
+        se = np.sqrt(((dy - slope[:, None] * dx) ** 2).sum(1) / (n - 2) / sxx)
+        p = np.where((n >= 3) & (sxx > 0), 2 * stats.t.sf(np.abs(slope / se), n - 2), np.nan)
+    return dict(slope=np.where(sxx > 0, slope, np.nan), slope_se=np.where(n >= 3, se, np.nan), slope_p=p, slope_n=n)
+
+def selection_tests(every_run:pd.DataFrame, # per-run gaps of every prompt (gap_tables(preds, top_k=0)[1])
+                    prompts:pd.DataFrame, # per prompt: model, dataset, run, validation_accuracy
+                    chosen:pd.DataFrame # the chosen prompts: model, dataset, run
+                   )->pd.DataFrame:
+    ("Per gap: k and n prompts, the shift (top-k mean − all-prompt mean) with its SE, Welch df and p (top k against the "
+     "rest), and the OLS slope of the prompts' gaps on their validation accuracy with its SE, p and n.")
+    keys, out = _gap_keys(every_run), []
+    acc = prompts.drop_duplicates(["model", "dataset", "run"]).set_index(["model", "dataset", "run"]).validation_accuracy
+    pick = set(map(tuple, chosen[["model", "dataset", "run"]].to_numpy()))
+    for (m, d), g in every_run.groupby(["model", "dataset"], sort=False):
+        wide = g.set_index(keys + ["run"]).gap.unstack("run")
+        x = np.array([acc.get((m, d, r), np.nan) for r in wide.columns], float)
+        top = np.array([(m, d, r) in pick for r in wide.columns])
+        Y = wide.to_numpy(float)
+        out.append(wide.index.to_frame(index=False).assign(**_welch(Y, top), **_ols(x, Y)))
+    return pd.concat(out, ignore_index=True)
+
+# %% ../../nbs/207_selection.ipynb #a92091d0
+def _unmirrored(wide:pd.DataFrame)->pd.DataFrame:
+    "The rows of a gap × prompt table, the second group of a two-group attribute left out where its gaps mirror the first."
+    idx = wide.index.to_frame(index=False); drop = np.zeros(len(wide), bool)
+    for _, g in idx.groupby([c for c in idx if c not in ("group",)], sort=False):
+        if len(g) == 2 and np.allclose(wide.iloc[g.index[0]].to_numpy(float), -wide.iloc[g.index[1]].to_numpy(float),
+                                       atol=1e-12, equal_nan=True): drop[g.index[1]] = True
+    return wide[~drop]
+
+def slope_permutation(every_run:pd.DataFrame, # per-run gaps of every prompt (gap_tables(preds, top_k=0)[1])
+                      prompts:pd.DataFrame, # per prompt: model, dataset, run, validation_accuracy
+                      n_perm:int=2000, # permutations of the accuracies across prompts
+                      seed:int=0 # the permutations' seed
+                     )->pd.DataFrame:
+    ("Per model and tuning set: the gaps whose slope on validation accuracy has p < 0.05, and how many permuted "
+     "accuracies give (null median, 95th percentile, permutation p): one test of the family, the gaps' dependence kept.")
+    rng, keys, rows = np.random.default_rng(seed), _gap_keys(every_run), []
+    acc = prompts.drop_duplicates(["model", "dataset", "run"]).set_index(["model", "dataset", "run"]).validation_accuracy
+    for (m, d), g in every_run.groupby(["model", "dataset"], sort=True):
+        wide = _unmirrored(g.set_index(keys + ["run"]).gap.unstack("run"))
+        x = np.array([acc.get((m, d, r), np.nan) for r in wide.columns], float); Y = wide.to_numpy(float)
+        count = lambda xs: int((_ols(xs, Y)["slope_p"] < ALPHA).sum())
+        null = np.array([count(rng.permutation(x)) for _ in range(n_perm)])
+        obs = count(x)
+        rows.append(dict(model=m, dataset=d, slope_tests=int(np.isfinite(_ols(x, Y)["slope_p"]).sum()), slope_count=obs,
+                         slope_count_null_median=float(np.median(null)), slope_count_null_95=float(np.percentile(null, 95)),
+                         slope_count_p=(1 + (null >= obs).sum()) / (1 + n_perm), slope_n_perm=n_perm))
+    return pd.DataFrame(rows)
+
 # %% ../../nbs/207_selection.ipynb #c3a1ef58
+def estimands(k, n, # prompts chosen, and prompts scored
+              tuned=None # prompts tuned, where more than were scored (None or NaN: all were scored)
+             )->tuple[str, str]:
+    "The two estimands' names: the top-k procedure (k of n tuned prompts) and a random tuned prompt (all n)."
+    k, n = int(k), int(n)
+    if tuned is not None and np.isfinite(tuned) and tuned > n:
+        return (f"the top-{k} procedure ({k} of {int(tuned)} tuned prompts, kept by validation accuracy)",
+                f"the {n} prompts scored (of {int(tuned)} tuned; not a random tuned prompt)")
+    return (f"the top-{k} procedure ({k} of {n} tuned prompts, kept by validation accuracy)",
+            f"a random tuned prompt (all {n})")
+
 def selection_table(top:pd.DataFrame, # the gap table of the chosen (top-k) prompts
                     every:pd.DataFrame, # the same table over every prompt (top_k 0, degenerate prompts kept)
-                    noise:pd.DataFrame|None=None # choice_noise's table, joined per model and tuning set
+                    noise:pd.DataFrame|None=None, # choice_noise's table, joined per model and tuning set
+                    tests:pd.DataFrame|None=None # selection_tests' table: the shift's test and the slope, per gap
                    )->pd.DataFrame:
-    ("Each gap over all prompts beside the top k's: n, mean, CI and significance of each, the shift of the mean gap "
-     "and whether significance changed; then the choice's validation noise.")
-    keys = [c for c in ("set", "gap_to") if c in top] + SUMMARY_KEYS
+    ("Each gap over all prompts beside the top k's: n, mean, CI and significance of each, both estimands named, the "
+     "shift and whether significance changed; its test and the slope on validation accuracy; the choice's noise.")
+    keys = _gap_keys(top)
     cols = ["n_runs", "gap_mean", "ci_low", "ci_high", "p_value", "significance"]
     pick = lambda t, sfx: t[keys + [c for c in cols if c in t]].rename(columns={c: f"{c}_{sfx}" for c in cols})
     out = pick(every, "all").merge(pick(top, "top"), on=keys, how="outer", validate="one_to_one")
+    tuned = out[["model", "dataset"]].merge(noise, on=["model", "dataset"], how="left").n_prompts.to_numpy(float) \
+        if noise is not None and "n_prompts" in noise else np.full(len(out), np.nan)
+    named = [estimands(k, n, t) if np.isfinite([k, n]).all() else ("", "")
+             for k, n, t in zip(out.n_runs_top, out.n_runs_all, tuned)]
+    out["estimand_top"], out["estimand_all"] = [e[0] for e in named], [e[1] for e in named]
     out["shift"] = out.gap_mean_top - out.gap_mean_all
     out["significance_changed"] = out.significance_top.fillna(0) != out.significance_all.fillna(0)
     out["mirror_of"] = mirror_of(top.set_index(keys).reindex(out.set_index(keys).index).reset_index()).to_numpy() \
         if "mirror_of" in top else ""
     for c in ("ci_method", "adjust", "family"):
         if c in top: out[c] = top[c].iloc[0] if top[c].nunique() == 1 else "/".join(sorted(top[c].astype(str).unique()))
+    if tests is not None:
+        out = out.merge(tests.drop(columns=["shift"]), on=keys, how="left", validate="one_to_one")
+        split = [c for c in ("set", "gap_to") if c in out]
+        for p in ("shift_p", "slope_p"):   # Holm within model × tuning set (× set, gap_to), a mirrored pair once
+            out[f"{p}_holm"] = np.nan
+            for _, g in (out.groupby(split, sort=False) if split else [(None, out)]):
+                out.loc[g.index, f"{p}_holm"] = adjust_pvalues(g.assign(p_value=g[p]), "holm", "all")
     return out if noise is None else out.merge(noise, on=["model", "dataset"], how="left")
+
+# %% ../../nbs/207_selection.ipynb #ec24d319
+def _span(s, f)->str: return f"{f(s.min())}" if s.min() == s.max() else f"{f(s.min())}–{f(s.max())}"
 
 def selection_note(st:pd.DataFrame # selection_table's table
                   )->str:
-    "One line: how many gaps changed significance with the top-k choice, the shifts, and the validation SE at the cut."
+    ("One line: the two estimands, how many gaps changed significance, the shifts and their tests, the slopes on "
+     "validation accuracy (and their permutation count test), and the validation SE at the cut (paired where given).")
     one = st[st.get("mirror_of", pd.Series("", index=st.index)).fillna("") == ""]
-    shift = one["shift"].abs()
-    text = (f"top-k choice vs every prompt: significance changed for {int(one.significance_changed.sum())} of "
-            f"{len(one)} gaps; |shift of the mean gap| median {shift.median():.3g}, max {shift.max():.3g}")
+    shift, per = one["shift"].abs(), st.drop_duplicates(["model", "dataset"])
+    k, n = one.n_runs_top.dropna(), one.n_runs_all.dropna()
+    tuned = per.n_prompts.dropna() if "n_prompts" in per else pd.Series(dtype=float)
+    if len(k) and len(n) and len(tuned) and n.max() < tuned.max():   # only the chosen prompts' predictions were scored
+        who = (f"the top-{_span(k, int)} procedure vs the {_span(n, int)} prompts scored (of {_span(tuned, int)} tuned; "
+               "score the others to compare with a random tuned prompt): ")
+    else: who = (f"the top-{_span(k, int)} procedure vs a random tuned prompt (all {_span(n, int)}): " if len(k) and len(n)
+                 else "top-k choice vs every prompt: ")
+    text = (who + f"significance changed for {int(one.significance_changed.sum())} of {len(one)} gaps; |shift of the "
+            f"mean gap| median {shift.median():.3g}, max {shift.max():.3g}")
+    if "shift_p" in one and one.shift_p.notna().any():
+        t = one[one.shift_p.notna()]
+        text += (f"; shift ≠ 0 (Welch, top k vs the rest) at p < 0.05 for {int((t.shift_p < ALPHA).sum())} of {len(t)} "
+                 f"gaps ({int((t.shift_p_holm < ALPHA).sum())} after Holm within model × tuning set)")
+    if "slope_p" in one and one.slope_p.notna().any():
+        t = one[one.slope_p.notna()]
+        text += (f"; slope of the gap on validation accuracy (OLS, n = {_span(t.slope_n, int)} prompts) at p < 0.05 for "
+                 f"{int((t.slope_p < ALPHA).sum())} of {len(t)} ({int((t.slope_p_holm < ALPHA).sum())} after Holm)")
+    if "slope_count" in per and per.slope_count.notna().any():
+        q = per[per.slope_count.notna()]
+        text += (f"; against {int(q.slope_n_perm.iloc[0])} permutations of validation accuracy across prompts: " + ", ".join(
+            f"{r.model}/{r.dataset} {int(r.slope_count)} of {int(r.slope_tests)} (null median {r.slope_count_null_median:g}, "
+            f"95th percentile {r.slope_count_null_95:g}, p = {r.slope_count_p:.2g})" for r in q.itertuples()))
     if "validation_se" in st and st.validation_se.notna().any():
-        per = st.drop_duplicates(["model", "dataset"])
         per = per[per.validation_se.notna()]
-        rng = lambda s, f: f"{f(s.min())}" if s.min() == s.max() else f"{f(s.min())}–{f(s.max())}"
-        text += (f"; validation SE at the k-th prompt {rng(per.validation_se, lambda x: f'{x:.3f}')} "
-                 f"(n = {rng(per.n_validation, lambda x: f'{int(x)}')}): {rng(per.within_1se, int)} prompt(s) within 1 SE "
-                 f"of it, {rng(per.within_2se, int)} within 2 SE ({rng(per.left_out_within_1se, int)} and "
-                 f"{rng(per.left_out_within_2se, int)} of them left out)")
+        text += (f"; validation SE at the k-th prompt {_span(per.validation_se, lambda x: f'{x:.3f}')} "
+                 f"(n = {_span(per.n_validation, lambda x: f'{int(x)}')}): {_span(per.within_1se, int)} prompt(s) "
+                 f"within 1 SE of it, {_span(per.within_2se, int)} within 2 SE ({_span(per.left_out_within_1se, int)} "
+                 f"and {_span(per.left_out_within_2se, int)} of them left out)")
     else: text += "; validation SE at the cut unknown (no validation answer counts: pass --n-validation N)"
+    pp = st.drop_duplicates(["model", "dataset"])
+    if "paired_se_low" in pp and pp.paired_se_low.notna().any():
+        pp = pp[pp.paired_se_low.notna()]
+        se = pd.concat([pp.paired_se_low, pp.paired_se_high])
+        text += (f"; paired with the k-th on the same {_span(pp.paired_n, int)} sentences (--validation-answers): SE "
+                 f"{_span(se, lambda x: f'{x:.3f}')}; {_span(pp.left_out_paired_within_1se, int)} and "
+                 f"{_span(pp.left_out_paired_within_2se, int)} left-out prompt(s) within 1 and 2 paired SE of it, "
+                 f"{_span(pp.left_out_below_kth, int)} of {_span(pp.left_out, int)} below it at McNemar p < 0.05")
     return text

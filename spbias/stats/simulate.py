@@ -6,11 +6,14 @@
 from __future__ import annotations
 import numpy as np
 from scipy import stats
+from ..core import SpbiasError
 from .intervals import ALPHA
-from .crossed import anova2, term_anova, pooled_terms, share_squares, gap_term_weight, gap_variance
+from .crossed import crossed_fit
 
 # %% auto #0
-__all__ = ['SD_KEYS', 'SIM_METHODS', 'simulate_cells', 'true_rates', 'true_gaps', 'sim_intervals', 'coverage_of']
+__all__ = ['SD_KEYS', 'SIM_METHODS', 'EFFECT_LAWS', 'LOGIT_KEYS', 'simulate_cells', 'true_rates', 'true_gaps',
+           'crossed_intervals', 'sim_intervals', 'coverage_of', 'effects', 'base_logit', 'simulate_logit',
+           'logit_rates']
 
 # %% ../../nbs/210_simulate.ipynb #ac75c5df
 SD_KEYS = ("prompt_group", "template_group", "term", "prompt_term", "template_term", "residual")
@@ -48,13 +51,31 @@ def true_rates(base:np.ndarray, sd:dict, fixed:tuple=())->np.ndarray:
     return np.array(out)
 
 def true_gaps(base:np.ndarray, sd:dict,
-              reference:int|None=None # a group held fixed: the others' gaps to it (it gets none)
+              reference:int|None=None, # a group held fixed: the others' gaps to it (it gets none)
+              fixed:tuple=() # groups whose one term is held (simulate_cells' `fixed`): their rate has no term spread
              )->np.ndarray:
     "Each group's expected rate minus the groups' mean, or minus a fixed reference group's (which is left out)."
-    if reference is None: e = true_rates(base, sd); return e - e.mean()
-    e = true_rates(base, sd, (reference,)); return np.delete(e - e[reference], reference)
+    if reference is None: e = true_rates(base, sd, tuple(fixed)); return e - e.mean()
+    e = true_rates(base, sd, (*fixed, reference)); return np.delete(e - e[reference], reference)
 
 # %% ../../nbs/210_simulate.ipynb #d28f846a
+def crossed_intervals(Y:np.ndarray, # outcomes [R, P, T, W] (simulate_cells, simulate_logit)
+                      terms:list[int], # terms per group
+                      estimand:str="group", reference:int|None=None,
+                      incidence:np.ndarray|None=None, # [T, W]: which terms each template holds (None: all)
+                      term_sd:float|None=None # a stated term SD for groups of one term
+                     )->dict:
+    ("The crossed 95% interval `[R, G]` of each group's mean gap as `spbias gaps` makes it (`crossed_fit`, within "
+     "±1), with its point estimate, df and estimand (the reference, if any, left out).")
+    K = np.asarray(terms); G = len(K); tg = np.repeat(np.arange(G), K)
+    inc = np.ones(Y.shape[-2:], Y.dtype) if incidence is None else np.asarray(incidence, Y.dtype)
+    f = crossed_fit((Y * inc).astype(float), inc.astype(float), tg, reference, "mean", estimand, term_sd)
+    out_g = [g for g in range(G) if g != reference]
+    gap, var, df = f["gap"][..., out_g], f["var"][..., out_g], f["df"][..., out_g]
+    half = stats.t.ppf(1 - ALPHA / 2, np.where(np.isnan(df), 1, df)) * np.sqrt(var)   # and, as the package, within ±1
+    return dict(low=np.maximum(gap - half, -1), high=np.minimum(gap + half, 1), gap=gap, df=df,
+                estimand=[f["estimand"][g] for g in out_g])
+
 def sim_intervals(Y:np.ndarray, # outcomes [R, P, T, W] (simulate_cells)
                   terms:list[int], # terms per group
                   methods=SIM_METHODS, n_boot:int=400, seed:int=0,
@@ -70,7 +91,6 @@ def sim_intervals(Y:np.ndarray, # outcomes [R, P, T, W] (simulate_cells)
     num, den = np.einsum("rptw,tw,wg->rptg", Y, inc, E), inc @ E                   # per template: every group has one
     to = (lambda x: x.mean(-1, keepdims=True)) if reference is None else (lambda x: x[..., [reference]])
     out_g = [g for g in range(G) if g != reference]
-    rg = num / den; D = rg - to(rg)                                                # gaps per prompt and template
     rr = num.sum(2) / den.sum(0); x = (rr - to(rr))[..., out_g]                   # per-run (pooled) gaps [R, P, G]
     m, s = x.mean(1), x.std(1, ddof=1)
     out = {}
@@ -83,17 +103,8 @@ def sim_intervals(Y:np.ndarray, # outcomes [R, P, T, W] (simulate_cells)
         b = np.einsum("rbt,rptg->rbpg", wt, num.astype(np.float32)) / np.einsum("rbt,tg->rbg", wt, den)[:, :, None]
         b = np.einsum("rbp,rbpg->rbg", wp, b - to(b)) / P
         out["bootstrap"] = tuple(np.percentile(b[..., out_g], [2.5, 97.5], axis=1))
-    if "crossed" in methods:
-        a2 = anova2(np.moveaxis(D, 3, 1).astype(float))                             # [R, G]
-        Yn = np.where(inc > 0, Y, np.nan)
-        fits = [a for g in range(G) if K[g] > 1 if (a := term_anova(Yn[..., tg == g].astype(float))) is not None]
-        a3 = pooled_terms(fits) if estimand == "group" else None
-        if a3 is not None: a3 = {k: np.asarray(v)[..., None] if np.ndim(v) else v for k, v in a3.items()}   # [R, 1]
-        f = gap_term_weight(share_squares(inc.sum(0), tg), K, reference)   # each term's cells: its share
-        var, df = gap_variance(a2, a3, f)
-        var, df = var[..., out_g], df[..., out_g]
-        crit = stats.t.ppf(1 - ALPHA / 2, np.where(np.isfinite(df), df, 1)); se = np.sqrt(var)
-        out["crossed"] = (m - crit * se, m + crit * se)
+    if "crossed" in methods:   # its point estimate is m, the mean of the per-run gaps, as everywhere
+        c = crossed_intervals(Y, terms, estimand, reference, incidence); out["crossed"] = (c["low"], c["high"])
     return out
 
 def coverage_of(intervals:dict, truth:np.ndarray)->dict:
@@ -103,4 +114,62 @@ def coverage_of(intervals:dict, truth:np.ndarray)->dict:
         hit = (lo <= truth) & (truth <= hi); c = float(hit.mean())
         out[k] = dict(coverage=c, mc_se=float(np.sqrt(c * (1 - c) / hit.size)), intervals=int(hit.size),
                       mean_width=float(np.nanmean(hi - lo)))
+    return out
+
+# %% ../../nbs/210_simulate.ipynb #9e71fbb1
+EFFECT_LAWS = ("normal", "skewed", "t3")
+LOGIT_KEYS = ("prompt_group", "template_group", "term", "prompt_term", "template_term", "prompt_template",
+              "other_class")
+
+def effects(rng:np.random.Generator, law:str, sd:float, shape:tuple)->np.ndarray:
+    "Draws of SD `sd`: normal, skewed (a centred exponential, skewness 2) or t3 (Student's t, 3 df, scaled to sd)."
+    if law == "normal": return rng.normal(0, sd, shape)
+    if law == "skewed": return sd * (rng.exponential(1.0, shape) - 1)
+    if law == "t3": return sd * rng.standard_t(3, shape) / np.sqrt(3)
+    raise SpbiasError(f"effect law {law!r} is unknown.", f"use one of: {', '.join(EFFECT_LAWS)}.")
+
+def base_logit(rate)->np.ndarray:
+    "The positive logit at which P(positive) = rate with the other two logits at 0: log(2·rate/(1 − rate))."
+    rate = np.asarray(rate, float); return np.log(2 * rate / (1 - rate))
+
+def _positive(pos, neg): return np.exp(pos - np.logaddexp(np.logaddexp(0, pos), neg))   # softmax over (neg, 0, pos)
+
+def simulate_logit(rng:np.random.Generator, reps:int, n_prompts:int, n_templates:int,
+                   terms:list[int], # terms per group
+                   sd:dict, # SDs on the logit scale, keys LOGIT_KEYS (missing: 0); "term" a number or one per group
+                   base:np.ndarray, # each group's rate of positive predictions with every effect at 0
+                   law:str="normal" # the template effects' law: EFFECT_LAWS
+                  )->tuple[np.ndarray, np.ndarray]:
+    ("0/1 outcomes `[reps, P, T, W]` (1: predicted positive) of one sentence per prompt, template and term under a "
+     "multinomial logit, and each term's effect `[reps, W]`.")
+    P, T, K = n_prompts, n_templates, np.asarray(terms); G, W = len(K), int(K.sum()); tg = np.repeat(np.arange(G), K)
+    n = lambda k, *s: rng.normal(0, sd[k], (reps, *s)) if sd.get(k, 0) > 0 else 0.0
+    tl = lambda k, *s: effects(rng, law, sd[k], (reps, *s)) if sd.get(k, 0) > 0 else 0.0
+    per = lambda x: x[..., tg] if np.ndim(x) else x   # a group's effect on each of its terms
+    term = rng.normal(0, 1, (reps, W)) * np.broadcast_to(np.asarray(sd.get("term", 0.0), float), (G,))[tg]
+    pos = (base_logit(base)[tg] + per(n("prompt_group", P, 1, G)) + per(tl("template_group", 1, T, G))
+           + term[:, None, None, :] + n("prompt_term", P, 1, W) + tl("template_term", 1, T, W)
+           + per(n("prompt_template", P, T, G)))
+    neg = n("other_class", P, 1, 1) + tl("other_class", 1, T, 1)
+    p = _positive(np.broadcast_to(pos, (reps, P, T, W)), neg)
+    return (rng.random((reps, P, T, W)) < p).astype(np.float32), term
+
+def logit_rates(base:np.ndarray, sd:dict, terms:list[int], law:str="normal",
+                term_effects:np.ndarray|None=None, # [R, W] (simulate_logit): one-term groups at their term's effect
+                draws:int=1 << 18, seed:int=0)->np.ndarray:
+    ("Each group's expected rate of positive predictions `[R, G]` over prompts and templates, and over its terms' "
+     "population where it has two or more (or no term_effects); Monte Carlo with draws shared by the groups.")
+    rng = np.random.default_rng(seed); K = np.asarray(terms); G = len(K)
+    z = lambda k: rng.normal(0, sd[k], draws) if sd.get(k, 0) > 0 else 0.0
+    zl = lambda k: effects(rng, law, sd[k], draws) if sd.get(k, 0) > 0 else 0.0
+    rest = z("prompt_group") + zl("template_group") + z("prompt_term") + zl("template_term") + z("prompt_template")
+    neg = z("other_class") + zl("other_class"); u = rng.normal(0, 1, draws)
+    tsd = np.broadcast_to(np.asarray(sd.get("term", 0.0), float), (G,))
+    R = 1 if term_effects is None else len(term_effects); out = np.empty((R, G))
+    for g in range(G):
+        eta = base_logit(base[g]) + rest
+        if term_effects is None or K[g] > 1: out[:, g] = _positive(eta + tsd[g] * u, neg).mean(); continue
+        x = term_effects[:, int(K[:g + 1].sum()) - 1]
+        grid = np.linspace(x.min(), x.max(), 65) if x.max() > x.min() else x[:1]
+        out[:, g] = np.interp(x, grid, [_positive(eta + v, neg).mean() for v in grid])
     return out

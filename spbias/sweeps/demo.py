@@ -114,6 +114,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--seeds", default=DEMO["seeds"], help="seeds as in every sweep: an inclusive range or a list, e.g. 1001-1003 or 1,2,5-7 (a bare integer is one seed)")
     ap.add_argument("--max-steps", type=int, default=DEMO["max_steps"], help="training steps")
     ap.add_argument("--model", default=DEMO["model"], help="model (default: smollm2, the offline SmolLM2-135M)")
+    ap.reads("--czarnowska", "--model"); ap.writes("--out", into=True)   # written into, never inside an input
     a = ap.parse_args(argv)
     if a.out is not None:
         from spbias.checks import check_out
@@ -280,6 +281,7 @@ def main_docs_check(argv:list[str]|None=None)->int:
     ap = ArgumentParser(prog="spbias docs-check", description="Offline docs check: nbdev's processors, an HTML render, content checks.", formatter_class=HelpFormatter)
     ap.add_argument("--out", type=Path, default=None, help="where _proc/ and html/ go (default: a temporary folder)")
     ap.add_argument("--all", action="store_true", help="process and render every notebook, not only the checked pages'")
+    ap.writes("--out", into=True)   # _proc/ and html/ written into it
     a = ap.parse_args(argv)
     if a.out is not None:   # a file there: refused in one line (once a NotADirectoryError)
         from spbias.checks import check_out

@@ -366,6 +366,7 @@ def main(argv:list[str]|None=None)->int:
                     help="do not stream each notebook's output (its progress bars) to the terminal")
     ap.add_argument("--yes", action="store_true",
                     help=f"run (or list) a sweep of more than {MANY_RUNS:,} runs (without it: refused, with the count)")
+    ap.reads("sweep", "--stage", "--notebook"); ap.writes("--out", "--staging", into=True)   # checks.check_outputs
     a = ap.parse_args(argv)
     if a.out is not None and not is_url(a.out):   # a file there: refused before the sweep is read
         from spbias.checks import check_out

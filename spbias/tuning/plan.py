@@ -227,6 +227,7 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--reserve", type=float, default=0.1, help="share of device memory kept free for the runtime")
     ap.add_argument("--json", default=None, help="also write the figures to this JSON file")
     ap.add_argument("--force", action="store_true", help="move an existing --json aside (JSON.replaced-<time>) instead of refusing")
+    ap.reads("--model", "model_pos"); ap.writes("--json")   # the JSON apart from a model's files (checks.check_outputs)
     argv = list(sys.argv[1:] if argv is None else argv)
     a = ap.parse_args(argv)
     if a.model is not None and a.model_pos is not None and a.model != a.model_pos:
@@ -237,7 +238,7 @@ def main(argv:list[str]|None=None)->int:
     if device_memory <= 0: raise SpbiasError(f"--device-memory {a.device_memory} is no memory.", "give each device's memory, e.g. 16GiB.")
     if a.json is not None:  # a JSON file that cannot be written fails now, not after minutes of compiling
         from spbias.checks import check_out
-        check_out(a.json, a.force, kind="file", exts=(".json",), flag="--json", apart={"--model": a.model})
+        check_out(a.json, a.force, kind="file", exts=(".json",), flag="--json")
     data, m = parse_mesh(a.mesh)
     for k in ("seeds", "batch_size", "max_len", "n_tokens"):
         if getattr(a, k) < 1: raise SpbiasError(f"--{k.replace('_', '-')} {getattr(a, k)} is not allowed.", "use a positive integer.")

@@ -436,6 +436,7 @@ def main_parser()->argparse.ArgumentParser:
     p = ArgumentParser(prog="spbias tune", description="Tune soft prompts (one per seed) on a sentiment set.")
     add_config_arguments(p)  # one flag per TuneConfig field
     add_arguments(p)
+    p.reads("--model", "--data-dir"); p.writes("--out")   # the run folder apart from its inputs (checks.check_outputs)
     return p
 
 def main(argv:list[str]|None=None)->int:
