@@ -12,7 +12,7 @@ from ..core import SpbiasError, save_table, TABLE_FORMATS
 from ..stats.metrics import (METRICS, FAMILIES, SUMMARY_KEYS, load_predictions, top_runs, run_gaps, group_metrics,
                             gap_table, template_counts, resampled_gaps, adjust_pvalues, significance, read_selection,
                             _draws, DEGENERATE_SHARE, add_prompt_choice_arguments, ci_method, mirror_of,
-                            default_ci)   # `survives`' default method: spbias gaps' own
+                            default_ci, crossed_terms, TERM_VARIANCES)   # `survives`' default method: spbias gaps' own
 from .compare import keep_selected
 from ..biassets.template_files import attach_template_ids
 from ..stats.equivalence import equivalence
@@ -79,7 +79,8 @@ def method_significance(preds:pd.DataFrame, top_k:int|None=None, centroid:str="m
                         family:str="attribute", n_boot:int=2000, boot_seed:int=0, methods=None,
                         need:str|None=None, # the method that must run (`survives` rests on it): its refusal is raised
                         log=print, # where the line about a method left out goes
-                        margin:float|None=None # an equivalence margin: tost_p and equivalent under `need` (TOST)
+                        margin:float|None=None, # an equivalence margin: tost_p and equivalent under `need` (TOST)
+                        terms:dict|None=None # the crossed interval's term_variance and term_sd (as gap_table takes them)
                        )->pd.DataFrame:
     ("Per gap: sig_<method> (+1, −1, 0) and p_<method> under each interval method (default: every registered one), "
      "adjusted within the family; a method these predictions cannot give (the bootstrap without template ids) left "
@@ -87,7 +88,7 @@ def method_significance(preds:pd.DataFrame, top_k:int|None=None, centroid:str="m
     out = None
     for ci in methods or ci_methods():
         try: t = gap_table(preds, top_k=top_k, centroid=centroid, select=select, ci=ci, adjust="none", n_boot=n_boot,
-                           boot_seed=boot_seed)
+                           boot_seed=boot_seed, **((terms or {}) if ci == "crossed" else {}))
         except SpbiasError as e:
             if ci == need: raise
             log(f"left out: the {ci} interval ({e.problem})"); continue
@@ -159,7 +160,9 @@ def robustness_table(preds:pd.DataFrame, # predictions (load_predictions)
                      keep_degenerate:bool=False, # keep degenerate prompts in the top k (the papers' selection)
                      share:float=DEGENERATE_SHARE, # the one-class share that makes a prompt degenerate
                      log=None, # where the lines about template ids and methods left out go (default: warnings.warn)
-                     margin:float|None=None # equivalence margin (TOST) for "equivalent (no flip)"; None: not tested
+                     margin:float|None=None, # equivalence margin (TOST) for "equivalent (no flip)"; None: not tested
+                     term_variance:str="group", # the crossed interval's term variance (as spbias gaps --term-variance)
+                     term_sd:float|None=None # crossed: a stated term SD for groups of one term (spbias gaps --term-sd)
                     )->pd.DataFrame:
     ("Per gap: sign agreement, spreads, significance per method, agreement with other inputs, rank stability, survives;"
      " per template set where the predictions have `set` (a first column), as `spbias gaps` does.")
@@ -170,6 +173,8 @@ def robustness_table(preds:pd.DataFrame, # predictions (load_predictions)
     preds, line = attach_template_ids(preds)
     if line: log(line)
     ci = ci_method(ci or default_ci(preds))   # as spbias gaps: crossed with template ids, else t
+    crossed_terms(ci, term_variance, term_sd)   # refused for another interval, before any work
+    terms = dict(term_variance=term_variance, term_sd=term_sd)
     labelled = dict(labelled or {})
     for k in labelled:
         labelled[k], line = attach_template_ids(labelled[k], what=f"--label {k}")
@@ -179,14 +184,14 @@ def robustness_table(preds:pd.DataFrame, # predictions (load_predictions)
         lab = {k: _label_part(k, v, s, sets) for k, v in labelled.items()}
         t = _robustness_set(p, {k: v for k, v in lab.items() if len(v)}, top_k, centroid, select, ci, adjust, family,
                             min_agreement, n_boot, boot_seed, dict(keep_degenerate=keep_degenerate, share=share), log,
-                            margin)
+                            margin, terms)
         parts.append(t if s is None else t.assign(set=s)[["set"] + list(t.columns)])
     return pd.concat(parts, ignore_index=True)
 
 def _has_ids(p): return "template_id" in p and not p.template_id.isna().any()
 
 def _robustness_set(preds, labelled, top_k, centroid, select, ci, adjust, family, min_agreement, n_boot, boot_seed,
-                    degenerate, log, margin=None):
+                    degenerate, log, margin=None, terms=None):
     top = keep_selected(top_runs(preds, top_k, **degenerate), select)
     gaps = run_gaps(group_metrics(top), centroid)
     t = sign_agreement(gaps)
@@ -195,13 +200,13 @@ def _robustness_set(preds, labelled, top_k, centroid, select, ci, adjust, family
     else:
         log("left out: sd_templates (it needs a template id on every row)"); t = t.assign(n_templates=np.nan, sd_templates=np.nan)
     t = t.merge(method_significance(top, None, centroid, None, adjust, family, n_boot, boot_seed, need=ci, log=log,
-                                       margin=margin),
+                                       margin=margin, terms=terms),
                 on=SUMMARY_KEYS, how="left")
     checked = pd.Series(0, index=t.index); flips = pd.Series(False, index=t.index)
     for label, lp in (labelled or {}).items():
         lt = keep_selected(top_runs(lp, top_k, **degenerate), select)
         try: lg = gap_table(lt, top_k=None, centroid=centroid, ci=ci, adjust=adjust, family=family, n_boot=n_boot,
-                            boot_seed=boot_seed)
+                            boot_seed=boot_seed, **(terms or {}))
         except SpbiasError as e:   # e.g. the bootstrap on a labelled input without template ids
             log(f"--label {label}: not tested under {ci} ({e.problem})")
             lg = gap_table(lt, top_k=None, centroid=centroid).assign(significance=np.nan)
@@ -336,6 +341,11 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--ci", choices=list(ci_methods()), default=None,
                     help="the interval method `survives` rests on, and the labelled inputs' significance (default: "
                     "spbias gaps' own: crossed where every row has a template id, else t)")
+    ap.add_argument("--term-variance", choices=list(TERM_VARIANCES), default="group",
+                    help="the crossed interval's identity-term variance, as spbias gaps --term-variance")
+    ap.add_argument("--term-sd", type=share, default=None, metavar="SD",
+                    help="crossed: a stated term SD (rate scale) for groups of one identity term, as spbias gaps "
+                    "--term-sd (a sensitivity, named in their rows)")
     ap.add_argument("--adjust", choices=list(ADJUST), default="holm",
                     help="adjust p-values within each --family (every method); survives needs the adjusted p < 0.05")
     ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
@@ -373,7 +383,8 @@ def main(argv:list[str]|None=None)->int:
     labelled = {k: load_predictions(v, pool_runs=a.pool_runs) for k, v in labels.items()}
     say = lambda line: print(f"spbias robustness: {line}", file=sys.stderr)
     t = robustness_table(preds, labelled, a.top_k, a.centroid, a.select, a.ci, a.adjust, a.family, a.min_agreement,
-                         a.n_boot, a.boot_seed, a.keep_degenerate, a.degenerate_share, log=say, margin=a.margin)
+                         a.n_boot, a.boot_seed, a.keep_degenerate, a.degenerate_share, log=say, margin=a.margin,
+                         term_variance=a.term_variance, term_sd=a.term_sd)
     from spbias.report.figures import save_figure
     fig = survival_heatmap(t) if a.figure else None
     write_outputs([(a.out, lambda p: save_table(t, p)),   # a full disk: one line, the old outputs back

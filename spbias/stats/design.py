@@ -78,7 +78,8 @@ def design_arrays(a:dict, # design_table's arrays
     v = v + _sum_c(S * v1, G, codes); den = den + _sum_c(S ** 2 * den1, G, codes, 4)
     with np.errstate(divide="ignore", invalid="ignore"): df = np.where(den > 0, v ** 2 / den, np.nan)
     df = np.maximum(df, DF_FLOOR)
-    return np.sqrt(v), df, _sum_c(np.where(rand, S, 0), G, codes)
+    # every part is a clipped (≥ 0) component: a sum below 0 is a zero's rounding (−1e-19), not a variance
+    return np.sqrt(np.maximum(v, 0)), df, _sum_c(np.where(rand, S, 0), G, codes)
 
 def design_se(components:pd.DataFrame, # variance_components' table (a pilot's)
               n_prompts:int|None=None, n_templates:int|None=None, # None: the pilot's
