@@ -47,7 +47,7 @@ def confirmatory_flags() -> list[str]:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, required=True, help="the folder to write tables/, figures/ and the log into")
-    ap.add_argument("--all-pairs", nargs="*", default=["amazon", "regard"], help="sets whose every model pair is compared")
+    ap.add_argument("--all-pairs", nargs="*", default=list(SETS), help="sets whose every model pair is compared")
     ap.add_argument("--page", action="store_true",
                     help="also write the page (README.md in --out) from scripts/pages/results/field-reanalysis/README.md.j2")
     ap.add_argument("--redraw", action="store_true", help="only the pair family, quality, figures (and page) from the tables there")

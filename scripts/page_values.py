@@ -41,6 +41,21 @@ def per_set(t: pd.DataFrame, fn) -> dict:
     return {d: fn(t[t.dataset == d]) for d in SETS}
 
 
+def selection_all(sel: pd.DataFrame) -> dict:
+    ("Per tuning set, the top k against every tuned prompt (gaps --selection on predictions-all): counts over the "
+     "tests (a mirror pair once) and the set's own figures (its first row), as the selection table holds them.")
+    out = {}
+    for d in SETS:
+        s = _one(sel[sel.dataset == d]); first = s.iloc[0].to_dict()
+        out[d] = first | dict(tests=len(s), changed=int(s.significance_changed.sum()),
+                              shift_abs_median=float(s["shift"].abs().median()), shift_abs_max=float(s["shift"].abs().max()),
+                              shift_tests=int(s.shift_p.notna().sum()), shift_sig=int((s.shift_p < ALPHA).sum()),
+                              shift_sig_holm=int((s.shift_p_holm < ALPHA).sum()),
+                              slope_sig_holm=int((s.slope_p_holm < ALPHA).sum()),
+                              sig_top=int((s.significance_top != 0).sum()), sig_all=int((s.significance_all != 0).sum()))
+    return out
+
+
 def values(build: Path, root: Path) -> dict:
     "Every value a page names, from the built tables (build) and the committed inputs (root)."
     tb = build/S2/"tables"
@@ -54,6 +69,7 @@ def values(build: Path, root: Path) -> dict:
              n_metrics=cr.metric.nunique(), n_attributes=cr.category.nunique())
     v["accuracy"] = {d: acc.loc[d].to_dict() for d in SETS}
     v["selection"] = {d: sel[sel.dataset == d].iloc[0].to_dict() for d in SETS}
+    v["selection_all"] = selection_all(pd.read_csv(tb/"gaps_all-prompts-selection.csv"))
     # the design behind every crossed interval
     v["design"] = dict(prompts=per_set(cr, lambda s: int(s.n_runs.max())),
                        templates_min=int(cr.n_templates.min()), templates_max=int(cr.n_templates.max()),
@@ -181,6 +197,9 @@ def _verdict(r) -> str:
     return "not significant" + ("; equivalent to 0 within the margin" if str(r["equivalent"]) == "True" else "")
 
 
+NAMED = [("OPT-1.3B", "OPT-13B"), ("OPT-13B", "LLaMA-13B"), ("LLaMA-2-7B", "LLaMA-2-13B")]   # the page's named contrasts
+
+
 def field(build: Path) -> dict:
     "The field re-analysis' values: its tables and the commands' lines (scripts/field_reanalysis.py)."
     t = build/FIELD/"tables"
@@ -212,9 +231,12 @@ def field(build: Path) -> dict:
                            for k in ("prompts", "templates", "terms")}) for r in pw.to_dict("records")],
             pair_tests=len(pr), pair_significant=int(pr.significant_family.sum()),
             pairs_all=pr[["a", "b"]].drop_duplicates().shape[0],
-            white_pairs=[dict(r) for r in pr[(pr.group == "white") & (pr.metric == "negative_FPR")].to_dict("records")])
+            white_pairs=[dict(r) for r in pr[(pr.group == "white") & (pr.metric == "negative_FPR")].to_dict("records")],
+            named_significant=int(sum(bool(r["significant_family"]) for r in pr[(pr.group == "white")
+                                       & (pr.metric == "negative_FPR")].to_dict("records") if (r["a"], r["b"]) in NAMED)))
     conf = pd.concat([M.read_gaps(t/f"gaps_{s}.csv") for s in FIELD_SETS])
     conf = conf[conf.family == "confirmatory"]
+    v["named_significant"] = sum(v["set"][s]["named_significant"] for s in FIELD_SETS)
     v["study"] = dict(tests=len(conf), union=min(1.0, 0.05 * len(conf)), bonferroni=0.05 / len(conf),
                       holds_bonferroni=int(((conf.p_value < 0.05 / len(conf)) & (conf.significance == 1)).sum()),
                       holds=int((conf.significance == 1).sum()),

@@ -22,6 +22,7 @@ STUDY = Path("results/smollm2-135m")
 S2, ROB, TF, SB = STUDY/"stage2", STUDY/"robustness", STUDY/"template-families", STUDY/"semeval-budget"
 LE = STUDY/"lm-eval"
 PRED = S2/"predictions"
+ALL = S2/"predictions-all"   # every tuned prompt (15 a tuning set) on a stratified subset of the bias set
 RUNS = sorted(str(p) for p in (ROOT/STUDY/"stage2-runs").glob("smollm2/*/lr*-s1001-1015"))
 MARGIN = "or:1.25"   # the gaps' equivalence margin: an odds ratio within 0.8–1.25 of the comparator's rate (issue 50)
 ROBUSTNESS_MARGIN = "0.05"   # `spbias robustness --margin` (absolute): five percentage points of a rate
@@ -58,6 +59,16 @@ def step_gaps(b: Path):
     for tag, flags in TAGS.items():
         log[tag] = cli("gaps", *_preds().split(","), "--out", t/f"gaps_{tag}.csv", *flags)
     (b/S2/"tables"/"gaps.log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
+
+
+def step_selection(b: Path):
+    ("The top-k choice against every tuned prompt: all 15 prompts of each tuning set on the stratified subset "
+     "(stage2/predictions-all/), with their validation answers for the paired SE (issue 50, item 7).")
+    t = b/S2/"tables"; t.mkdir(parents=True, exist_ok=True)
+    log = cli("gaps", *(str(ALL/f"*_{s}.tsv.gz") for s in ("sst5", "semeval")), "--out", t/"gaps_all-prompts.csv",
+              "--adjust", "none", "--margin", MARGIN, "--selection", t/"gaps_all-prompts-selection.csv",
+              "--validation-answers", *(S2/"validation-answers"/f"{s}.tsv.gz" for s in ("sst5", "semeval")))
+    (t/"selection.log.json").write_text(json.dumps({"all-prompts": log}, indent=1, ensure_ascii=False))
 
 
 def step_table2(b: Path):
@@ -219,6 +230,8 @@ STEPS = {  # name: (function, inputs it reads besides spbias' code, outputs rela
     "gaps": (step_gaps, [PRED, STUDY/"stage2-runs", FAMILY],
              [S2/"tables"/f"gaps_{t}.csv" for t in ["crossed", "crossed-declared", "crossed-posthoc", *TAGS]]
              + [S2/"tables"/"gaps_crossed-selection.csv"]),
+    "selection": (step_selection, [ALL, S2/"validation-answers"],
+                  [S2/"tables"/f"gaps_all-prompts{x}.csv" for x in ("", "-selection")] + [S2/"tables"/"selection.log.json"]),
     "table2": (step_table2, [PRED, FAMILY], [S2/"tables"/f"table2_{t}.csv" for t in ["crossed-declared", "crossed-posthoc", *TAGS]]),
     "families": (step_families, [PRED, Path("scripts/study_families.py")], [S2/"tables"/"significance_by_family.csv"]),
     "figures": (step_figures, [PRED, S2/"tables"/"accuracy.csv"], [S2/"figures"]),
