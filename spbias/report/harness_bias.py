@@ -178,7 +178,14 @@ def _runs_once(files:list[Path], mapping:dict, partial:bool=False)->pd.DataFrame
                                   "pass each run's samples once.")
             warnings.warn(f"{g} and {f} hold the same run ({key[1]} of {key[0]}, task {key[2]}): read once."); continue
         seen[key] = (f, df); frames.append(df)
-    return pd.concat(frames, ignore_index=True)
+    out = pd.concat(frames, ignore_index=True)
+    sc = [c for c in out.columns if c.startswith("score_")]
+    if sc and out[sc].isna().any(axis=None):   # a log without label-word scores beside logs with them
+        lack = [str(g) for g, df in seen.values() if not set(sc) <= set(df.columns)]
+        warnings.warn(f"label-word scores (score_*) left out: {', '.join(lack)} hold none, and a predictions table "
+                      "holds them for every row or for none (read those logs apart to keep the others' scores).")
+        out = out.drop(columns=sc)
+    return out
 
 def main(argv:list[str]|None=None)->int:
     "`spbias harness read|bbq|crows`: lm-eval and Inspect logs into predictions, BBQ and CrowS-Pairs statistics."
