@@ -121,8 +121,14 @@ def quality(t: Path):
 
 
 def figures(t: Path, f: Path):
-    "A forest plot of each set's gaps per model (crossed 95% CIs), and the model × model differences of the white negative-FPR gap."
+    "The figures (_figures) in matplotlib's default style, whatever an earlier step in this process set (same bytes alone or after it)."
     import matplotlib; matplotlib.use("Agg"); import matplotlib.pyplot as plt
+    with plt.style.context("default"): _figures(t, f)
+
+
+def _figures(t: Path, f: Path):
+    "A forest plot of each set's gaps per model (crossed 95% CIs), and the model × model differences of the white negative-FPR gap."
+    import matplotlib.pyplot as plt
     from spbias.stats.metrics import read_gaps
     fig, axes = plt.subplots(1, len(SETS), figsize=(4.2 * len(SETS), 5.2), sharey=True)
     for ax, s in zip(axes, SETS):

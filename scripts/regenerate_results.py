@@ -7,7 +7,7 @@ was not computed (spbias.report.pages).
     python scripts/regenerate_results.py [--list] [--only STEP ...] [--skip STEP ...] [--redo] [--force]
 
 Each step builds into results/.build/ (git-ignored) and is skipped on a rerun while its inputs and spbias' code are
-unchanged (a killed run resumes; a change to spbias, this script or scripts/page_values.py redoes every step). Then the
+unchanged (a killed run resumes; a change to spbias, this script, scripts/page_values.py or the committed coverage benchmark redoes every step). Then the
 built files are installed: identical files are left alone, new ones written, and a committed file that differs is refused unless --force (all of them listed, none half-installed).
 """
 import argparse, contextlib, io, json, os, sys
@@ -278,7 +278,9 @@ def main(argv=None):
         for n, (f, _, outs) in STEPS.items(): print(f"{n}: {f.__doc__}\n   " + ", ".join(map(str, outs)))
         return 0
     from spbias.report.pages import install, run_steps, _files
-    code = sorted((ROOT/"spbias").rglob("*.py")) + [Path(__file__).resolve(), ROOT/"scripts"/"page_values.py"]
+    # spbias reads the committed coverage benchmark at run time (its warnings, the pages' coverage figures): code too
+    code = sorted((ROOT/"spbias").rglob("*.py")) + [Path(__file__).resolve(), ROOT/"scripts"/"page_values.py",
+                                                   ROOT/"benchmarks"/"results"/"coverage.json"]
     run_steps(STEPS, a.build, ROOT, names, redo=a.redo, code=code)
     pairs = [(f, ROOT/f.relative_to(a.build)) for n in names for o in STEPS[n][2] for f in _files(a.build/o)]
     fate = install(pairs, force=a.force)
