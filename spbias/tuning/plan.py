@@ -261,7 +261,8 @@ def main(argv:list[str]|None=None)->int:
     import jax
     if len(jax.devices()) < data * m:
         if os.environ.get(_CHILD): raise SpbiasError(f"{data * m} forced CPU devices were asked for, {len(jax.devices())} came.", "unset XLA_FLAGS and JAX_PLATFORMS and retry.")
-        print(f"{len(jax.devices())} {jax.default_backend()} device(s) here, the mesh needs {data * m}: planning on {data * m} forced CPU devices", flush=True)
+        print(f"{len(jax.devices())} {jax.default_backend()} device(s) here, the mesh needs {data * m}: planning on {data * m} forced CPU devices", flush=True,
+              file=sys.stderr if a.json else sys.stdout)   # --json: stdout holds the JSON alone
         return _rerun_on_cpu(argv, data * m)
     p = plan_step(cfg, data, m, a.seeds, a.batch_size, a.max_len, a.n_tokens, device_memory, a.remat, a.scan_layers, a.loss, a.reserve,
                   name=a.model if a.model in HF_PRESETS else str(a.model))
