@@ -37,7 +37,7 @@ setuptools.setup(
     url=cfg["git_url"],
     packages=setuptools.find_packages(include=["spbias", "spbias.*"]),
     include_package_data=True,
-    package_data={"spbias": ["data/**/*"]},
+    package_data={"spbias": ["data/**/*", "cli_help.json"]},   # cli_help.json: spbias CMD --help without importing CMD (spbias.cli)
     install_requires=requirements,
     extras_require=extras,
     dependency_links=cfg.get("dep_links", "").split(),

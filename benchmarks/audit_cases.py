@@ -167,7 +167,7 @@ for k, steps in {"config-missing": [("rm", f"{R}/config.json")], "config-empty":
                  "finished-missing": [("rm", f"{R}/finished.json")],
                  "run-is-file": [("rm", R), ("write", R, "x\n")], "run-missing": [("rm", R)]}.items():
     case(f"predict/run-{k}", "predict", P, [*PR, *PB, *steps])
-    case(f"export/run-{k}", "export", ["export", "{t}/run", "--seed", "1", "--out", "{t}/ad"], [*PR, *steps])
+    case(f"export/run-{k}", "export", ["export", "--run", "{t}/run", "--seed", "1", "--out", "{t}/ad"], [*PR, *steps])
 case("predict/out-exists", "predict", P, [*PR, *PB, ("write", "p.tsv", "mine\n")])
 case("predict/out-is-folder", "predict", P, [*PR, *PB, ("mkdir", "p.tsv")])
 case("predict/out-bad-suffix", "predict", [*P[:-1], "{t}/p.xlsx"], [*PR, *PB])
@@ -176,7 +176,7 @@ case("predict/split-train", "predict", [*P[:4], "validation", *P[5:]], PR, expec
 case("predict/run-and-prompt", "predict", [*P, "--prompt", "{t}/ad"], [*PR, *PB, ("copy", "ad", "adapter")])
 number_cases("predict", "predict", P, "--top-k", ["0", "-1", "x", "99"], [*PR, *PB])
 number_cases("predict", "predict", P, "--degenerate-share", ["0", "1.5", "nan", "x"], [*PR, *PB])
-number_cases("predict", "predict", P, "--batch-size", ["0", "-1", "x"], [*PR, *PB])
+number_cases("predict", "predict", P, "--eval-batch-size", ["0", "-1", "x"], [*PR, *PB])
 PP = ["predict", "--prompt", "{t}/ad", "--testset", "{t}/bias.tsv", "--out", "{t}/p.tsv"]
 PA = [("copy", "ad", "adapter"), *PB]
 case("predict/prompt-ok", "predict", PP, PA, expected="ok")
@@ -202,17 +202,17 @@ PM = ["predict-manual", "--model", M, "--dataset", "demo", "--data-dir", "{fx}/d
 case("predict-manual/ok", "predict-manual", [*PM, "--no-accuracy"], PB, expected="ok")
 number_cases("predict-manual", "predict-manual", PM, "--shots", ["-1", "x", "100000"], PB)
 number_cases("predict-manual", "predict-manual", PM, "--draw-seed", ["-1", "x"], PB)
-number_cases("predict-manual", "predict-manual", PM, "--batch-size", ["0", "-1"], PB)
+number_cases("predict-manual", "predict-manual", PM, "--eval-batch-size", ["0", "-1"], PB)
 number_cases("predict-manual", "predict-manual", PM, "--wording", ["bogus", "", "bare,bogus"], PB)
 case("predict-manual/out-exists", "predict-manual", PM, [*PB, ("write", "m.tsv", "mine\n")])
 case("predict-manual/model-missing", "predict-manual", [*PM[:2], "{t}/nope", *PM[3:]], PB)
 case("predict-manual/data-dir-missing", "predict-manual", [*PM[:6], "{t}/nope", *PM[7:]], PB)
 
 # ---------------------------------------------------------------- export
-E = ["export", "{t}/run", "--seed", "1", "--out", "{t}/ad"]
+E = ["export", "--run", "{t}/run", "--seed", "1", "--out", "{t}/ad"]
 case("export/ok", "export", E, PR, expected="ok")
-number_cases("export", "export", E[:2] + E[4:], "--seed", ["99", "x", "1,99", "-1"], PR)
-number_cases("export", "export", E[:2] + E[4:], "--top-k", ["0", "-1", "99", "x"], PR)
+number_cases("export", "export", E[:3] + E[5:], "--seed", ["99", "x", "1,99", "-1"], PR)
+number_cases("export", "export", E[:3] + E[5:], "--top-k", ["0", "-1", "99", "x"], PR)
 case("export/out-exists", "export", E, [*PR, ("copy", "ad", "adapter")])
 case("export/out-is-file", "export", E, [*PR, ("write", "ad", "x\n")])
 
@@ -371,13 +371,13 @@ for k, steps in {"missing": [("rm", "ex.csv")], "empty": [("empty", "ex.csv")], 
                  "no-prompt-column": [("dropcol", "ex.csv", "prompt")], "label-maybe": [("cell", "ex.csv", "label", "Maybe", 0)],
                  "folder": [("rm", "ex.csv"), ("mkdir", "ex.csv")]}.items():
     case(f"apes-predict/examples-{k}", "apes predict", AP, [*AE, *steps])
-case("apes-predict/prompt-no-statement", "apes predict", [*AP, "--prompt", "Q: A:"], AE)
+case("apes-predict/prompt-no-statement", "apes predict", [*AP, "--prompt-template", "Q: A:"], AE)
 case("apes-predict/templates-missing", "apes predict", [*AP, "--templates", "{t}/nope.csv"], AE)
-case("apes-predict/prompt-run-missing", "apes predict", [*AP, "--prompt-run", "{t}/nope"], AE)
-case("apes-predict/prompt-run-seed-9999", "apes predict", [*AP, "--prompt-run", "{fx}/run", "--seed", "9999"], AE)
+case("apes-predict/run-missing", "apes predict", [*AP, "--run", "{t}/nope"], AE)
+case("apes-predict/run-seed-9999", "apes predict", [*AP, "--run", "{fx}/run", "--seed", "9999"], AE)
 case("apes-predict/no-model", "apes predict", ["apes", "predict", "--examples", "{t}/ex.csv", "--out", "{t}/ap.csv"], AE)
 case("apes-predict/out-exists", "apes predict", AP, [*AE, ("write", "ap.csv", "mine\n")])
-number_cases("apes-predict", "apes predict", AP, "--batch-size", ["0", "-1"], AE)
+number_cases("apes-predict", "apes predict", AP, "--eval-batch-size", ["0", "-1"], AE)
 number_cases("apes-predict", "apes predict", AP, "--requests-per-s", ["0", "-1"], AE)
 AR = ["apes", "report", "{t}/ap.csv", "--out", "{t}/rep"]
 AQ = [("copy", "ap.csv", "apes_preds.csv")]
@@ -406,7 +406,7 @@ number_cases("plan", "plan", PL[:3] + PL[5:], "--max-len", ["0", "-1"])
 number_cases("plan", "plan", PL, "--n-tokens", ["0", "-1"])
 number_cases("plan", "plan", PL, "--reserve", ["-0.1", "1", "1.5", "nan"])
 number_cases("plan", "plan", PL, "--mesh", ["bogus", "data=0,model=1"])
-case("plan/json-folder", "plan", [*PL, "--json", "{t}/d"], [("mkdir", "d")])
+case("plan/json-folder", "plan", [*PL, "--out", "{t}/d"], [("mkdir", "d")])
 case("plan/model-missing", "plan", ["plan", "--model", "{t}/nope"])
 case("plan/config-truncated", "plan", ["plan", "--model", "{t}/m"], [("copy", "m", "model"), ("truncate", "m/config.json", 0.5)])
 SW = ["sweep", "{t}/s.yaml", "--dry-run", "--notebook", "{root}/nbs/runs/tune.ipynb"]
@@ -499,9 +499,9 @@ for cid, cmd, argv, setup in [
                                                   "--out", "{t}/src/o.tsv"], [("copy", "src", "templates_src")]),
     ("harness/read-out-inside-logs", "harness", ["harness", "read", "{t}/logs", "--out", "{t}/logs/p.tsv"],
      [("write", "logs/samples_x_2026-11-27.jsonl", "{}\n")]),
-    ("export/out-holds-run", "export", ["export", "{t}/w/run", "--seed", "1", "--out", "{t}/w", "--force"],
+    ("export/out-holds-run", "export", ["export", "--run", "{t}/w/run", "--seed", "1", "--out", "{t}/w", "--force"],
      [("copy", "w/run", "run")]),
-    ("plan/json-is-model-config", "plan", ["plan", "--model", "{t}/m/config.json", "--json", "{t}/m/config.json", "--force"],
+    ("plan/json-is-model-config", "plan", ["plan", "--model", "{t}/m/config.json", "--out", "{t}/m/config.json", "--force"],
      [("copy", "m", "model")]),
     ("demo/out-inside-czarnowska", "demo", ["demo", "--czarnowska", "{t}/cz", "--out", "{t}/cz/demo", "--max-steps", "1"],
      [("copy", "cz", "templates_src")]),
@@ -516,7 +516,7 @@ number_cases("power", "power", PW, "--power", ["1", "0"], PT)
 case("plan/config-partial", "plan", ["plan", "--model", "{t}/m"], [("write", "m/config.json", '{"model_type": "llama", "hidden_size": 64}')])
 case("info/config-partial", "info", ["info", "{t}/m"], [("copy", "m", "model"), ("write", "m/config.json", '{"model_type": "llama", "hidden_size": 64}')])
 case("tune/seeds=1-100000,100001-200000", "tune", [*TS, "--seeds", "1-100000,100001-200000"], TD, timeout=60)
-case("export/seed=1-100000,100001-200000", "export", [*E[:2], "--seed", "1-100000,100001-200000", *E[4:]], PR, timeout=60)
+case("export/seed=1-100000,100001-200000", "export", [*E[:3], "--seed", "1-100000,100001-200000", *E[5:]], PR, timeout=60)
 # a named pipe no one writes, as an input: a hang where the reader waits (the harness readers' are the lmeval and
 # inspect helpers' to fix; counted here)
 case("harness/read-fifo", "harness", HR, [("fifo", "samples_x_2026-11-27.jsonl")], timeout=30)

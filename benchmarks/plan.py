@@ -28,7 +28,7 @@ def one(model:str, setup:str, seeds:int, dtype:str, remat:bool, scan:bool=False)
     with tempfile.TemporaryDirectory() as d:
         cmd = [sys.executable, "-c", "import sys; from spbias.cli import main; sys.exit(main(sys.argv[1:]))", "plan", model,
                "--mesh", mesh, "--device-memory", mem, "--n-seeds", str(seeds), "--batch-size", "16", "--max-len", "128",
-               "--dtype", dtype, "--json", f"{d}/p.json"] + (["--remat"] if remat else []) + (["--scan-layers"] if scan else ["--no-scan-layers"])
+               "--dtype", dtype, "--out", f"{d}/p.json"] + (["--remat"] if remat else []) + (["--scan-layers"] if scan else ["--no-scan-layers"])
         env = {**os.environ, "JAX_PLATFORMS": "cpu", "XLA_FLAGS": "--xla_force_host_platform_device_count=8 " + FAST_CPU_COMPILE}
         r = subprocess.run(cmd, capture_output=True, text=True, env=env)
         print(r.stdout, r.stderr[-2000:] if r.returncode not in (0, 1) else "", flush=True)

@@ -64,7 +64,7 @@ def main(argv=None):
                                 t/f"power_{s}.csv")
         pairs = itertools.combinations(MODELS, 2) if s in a.all_pairs else CONTRASTS.values()
         for x, y in pairs:
-            log[f"compare {s} {x} {y}"] = cli("compare", files(s, x), "vs", files(s, y), "--names",
+            log[f"compare {s} {x} {y}"] = cli("compare", files(s, x), "vs", files(s, y), "--adjust", "none", "--names",
                                                f"{MODELS[x]},{MODELS[y]}", "--n-boot", "200", "--mcnemar",
                                                t/f"mcnemar_{s}_{x}_{y}.csv", "--out", t/f"compare_{s}_{x}_{y}.csv")
         secs[s] = time.time() - t0

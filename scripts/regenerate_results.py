@@ -27,7 +27,7 @@ RUNS = sorted(str(p) for p in (ROOT/STUDY/"stage2-runs").glob("smollm2/*/lr*-s10
 MARGIN = "or:1.25"   # the gaps' equivalence margin: an odds ratio within 0.8–1.25 of the comparator's rate (issue 50)
 ROBUSTNESS_MARGIN = "0.05"   # `spbias robustness --margin` (absolute): five percentage points of a rate
 FAMILY = STUDY/"families"/"papers-table2.csv"   # the confirmatory family, committed before the tables it governs
-TAGS = {"t": ["--ci", "t"], "papers": ["--ci", "papers"], "bootstrap": ["--ci", "bootstrap"],
+TAGS = {"t": ["--ci", "t", "--adjust", "none"], "papers": ["--ci", "papers", "--adjust", "none"], "bootstrap": ["--ci", "bootstrap", "--adjust", "none"],
         "t-holm": ["--ci", "t", "--adjust", "holm"]}
 
 
@@ -50,7 +50,7 @@ def step_gaps(b: Path):
     ("Gap tables: crossed (the default) unadjusted with TOST and the top-k choice; crossed in the declared families (the "
      "committed family file) and in the earlier post hoc family; t, papers, bootstrap, t + Holm.")
     t = b/S2/"tables"; t.mkdir(parents=True, exist_ok=True)
-    log = {"crossed": cli("gaps", *_preds().split(","), "--out", t/"gaps_crossed.csv", "--margin", MARGIN,
+    log = {"crossed": cli("gaps", *_preds().split(","), "--out", t/"gaps_crossed.csv", "--adjust", "none", "--margin", MARGIN,
                           "--selection", t/"gaps_crossed-selection.csv", "--runs", *RUNS),
            "crossed-declared": cli("gaps", *_preds().split(","), "--out", t/"gaps_crossed-declared.csv", "--confirmatory",
                                    FAMILY, "--margin", MARGIN),
@@ -201,9 +201,9 @@ def step_lm_eval(b: Path):
     from spbias.formats.harness import read_log, lm_eval_results
     o = b/LE; o.mkdir(parents=True, exist_ok=True)
     log, own = LE/"lm-eval-out", LE/"predictions"/"spbias_bare.tsv"
-    cli("gaps", log, "--top-k", "0", "--out", o/"gaps_lm-eval.csv")
-    cli("gaps", own, "--top-k", "0", "--out", o/"gaps_spbias.csv")
-    cli("compare", log, own, "--top-k", "0", "--names", "lm-eval,spbias", "--mcnemar", o/"mcnemar.csv",
+    cli("gaps", log, "--top-k", "0", "--adjust", "none", "--out", o/"gaps_lm-eval.csv")
+    cli("gaps", own, "--top-k", "0", "--adjust", "none", "--out", o/"gaps_spbias.csv")
+    cli("compare", log, own, "--top-k", "0", "--adjust", "none", "--names", "lm-eval,spbias", "--mcnemar", o/"mcnemar.csv",
         "--out", o/"compare.csv")
     samples = next(log.glob("samples_*.jsonl"))
     own = pd.read_csv(own, sep="\t", keep_default_na=False, na_values={"y_pred": [""]})

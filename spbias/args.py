@@ -18,8 +18,8 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         h = action.help or ""
         if action.required: return h + " (required)"
         switch = isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction))
-        if "%(default)" in h or "(default:" in h or action.default is argparse.SUPPRESS or switch: return h
-        return super()._get_help_string(action)
+        if "%(default)" in h or "(default:" in h or action.default in (None, argparse.SUPPRESS) or switch: return h
+        return super()._get_help_string(action)   # None: no default to show (the text says what "not given" means)
 
 def one_line_error(prog:str, message:str)->str:
     "argparse's complaint about a command line as one line, with the way to the command's help when it names no fix."
@@ -28,6 +28,16 @@ def one_line_error(prog:str, message:str)->str:
     return f"{prog}: error: {message}{'' if message.endswith('.') or not fix else '.'}{fix}\n"
 
 _BUILT = None   # set while `built_parser` runs a command
+
+def _Renamed(parser, old:str, new:str, what:str):
+    "The argparse action of a renamed flag (`ArgumentParser.renamed`): refuse it, naming the new one."
+    class Renamed(argparse.Action):
+        renamed_to = new
+        def __call__(self, p, ns, values, option_string=None):
+            if option_string is None and values in (None, argparse.SUPPRESS): return   # a renamed positional not given
+            was = option_string or f"the {old.upper()} positional ({values})"
+            parser.error(f"{was} is {new} now{': ' + what if what else ''}. Fix: write {new} instead.")
+    return Renamed
 
 class ParserBuilt(Exception):
     "The parser a command built, raised where it would parse (`built_parser`)."
@@ -41,6 +51,12 @@ class ArgumentParser(argparse.ArgumentParser):
         super().__init__(*args, formatter_class=formatter_class, **kw)
         self._relations, self._reads, self._writes = [], {}, {}
     def error(self, message): self.exit(2, one_line_error(self.prog, message))
+    def renamed(self, old:str, new:str, what:str=""):
+        ("Declare: OLD (an option, or a positional's name) is now NEW; given, it is refused in one line naming NEW (not "
+         "silently read as something else); hidden from the help.")
+        act = _Renamed(self, old, new, what)
+        if old.startswith("-"): self.add_argument(old, action=act, nargs="?", help=argparse.SUPPRESS, dest=argparse.SUPPRESS)
+        else: self.add_argument("renamed_" + old, action=act, nargs="?", help=argparse.SUPPRESS, default=argparse.SUPPRESS)
     def needs(self, flag:str, other:str, why:str="", when=None):
         "Declare: FLAG is refused without OTHER (`when(args)`, where given: only where it holds)."
         self._relations.append(("needs", flag, other, why, when))
@@ -100,6 +116,7 @@ class ArgumentParser(argparse.ArgumentParser):
         args = list(sys.argv[1:] if args is None else args)
         ns, rest = super().parse_known_args(args, namespace)
         given = self._given(args)
+        self.given = frozenset(given)   # the options this command line gave (a default left alone is not given)
         for flag, toks in given.items():
             act = self._option_string_actions[flag]
             if len(toks) > 1 and not isinstance(act, (argparse._AppendAction, argparse._CountAction,

@@ -10,10 +10,10 @@ from .core import SpbiasError, move_aside, table_format, TABLE_FORMATS, load_tab
 
 
 # %% auto #0
-__all__ = ['positive_int', 'count', 'MIN_BOOT', 'MAX_BOOT', 'warn', 'share', 'open_share', 'out_path', 'out_file', 'finite_float',
-           'unique_items', 'n_boot', 'env_choice', 'input_paths', 'relation', 'check_apart', 'check_outputs',
-           'check_out', 'make_room', 'output_lock', 'on_signal_exit', 'write_outputs', 'check_utf8', 'check_input_file',
-           'load_table_or_fail']
+__all__ = ['positive_int', 'count', 'EVAL_BATCH_SIZE', 'MIN_BOOT', 'MAX_BOOT', 'warn', 'share', 'open_share', 'out_path',
+           'out_file', 'finite_float', 'unique_items', 'seed_spec', 'n_boot', 'env_choice', 'input_paths', 'relation',
+           'check_apart', 'check_outputs', 'check_out', 'make_room', 'output_lock', 'on_signal_exit', 'write_outputs',
+           'check_utf8', 'check_input_file', 'load_table_or_fail']
 
 # %% ../nbs/003_checks.ipynb #4de1edea
 _WARNED:set = set()
@@ -84,6 +84,15 @@ def unique_items(what:str): # what one item is, e.g. "attribute"
         return s
     parse.__name__ = f"{what} list"
     return parse
+
+EVAL_BATCH_SIZE = 64   # rows per scoring forward pass: the one default of --eval-batch-size (tune, predict, apes predict, predict-manual)
+
+def seed_spec(s:str)->str:
+    "A seed spec (an argparse type), the one parser of every --seed/--seeds: an inclusive range or a list, e.g. 1001-1015 or 1,2,5-7."
+    from spbias.core import parse_seeds
+    try: parse_seeds(s)
+    except SpbiasError as e: raise _bad(str(e)) from None
+    return s   # the text given: each command reads its seeds with core.parse_seeds (a run records the spec it was given)
 
 MIN_BOOT = 200   # resamples for a 95% percentile interval: each 2.5% tail then holds 5 of them
 MAX_BOOT = 100_000   # beyond: memory, not precision (each 2.5% tail holds 2,500, its end known to about 2%)

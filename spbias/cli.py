@@ -13,7 +13,8 @@ from .args import (HelpFormatter, one_line_error, ArgumentParser, SILENCED, form
 
 
 # %% auto #0
-__all__ = ['COMMANDS', 'main', 'compile_cache_problems', 'doctor', 'expected_accelerator', 'accelerator_problems', 'main_doctor']
+__all__ = ['COMMANDS', 'HELP_FILE', 'HELP_COLUMNS', 'main', 'every_parser', 'help_texts', 'write_help_file',
+           'compile_cache_problems', 'doctor', 'expected_accelerator', 'accelerator_problems', 'main_doctor']
 
 # %% ../nbs/900_cli.ipynb #b44ad9c0
 COMMANDS = {  # name: (module:function, one-line help)
@@ -66,6 +67,17 @@ def _stdout_to_devnull():
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, fd); os.close(devnull)
 
+HELP_FILE = Path(spbias.__file__).parent/"cli_help.json"   # every command's --help, written by scripts/readme.py (make export)
+HELP_COLUMNS = 80   # the width the stored help is wrapped at (argparse's own when the output is not a terminal)
+
+def _stored_help(command:str # "gaps", "apes predict", ...
+                )->str|None:
+    "The stored --help of a command (`HELP_FILE`), when it is there and was written by this version; else None."
+    import json
+    try: stored = json.loads(HELP_FILE.read_text())
+    except (OSError, ValueError): return None
+    return stored.get("help", {}).get(command) if stored.get("version") == spbias.__version__ else None
+
 def _main(argv:list[str]|None=None)->int:
     "`main` without the broken-pipe guard."
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -76,6 +88,8 @@ def _main(argv:list[str]|None=None)->int:
     if argv[0] in ("-V", "--version"):
         print(f"spbias {spbias.__version__}"); return 0
     name = argv[0]
+    if len(argv) in (2, 3) and argv[-1] in ("-h", "--help") and (text := _stored_help(" ".join(argv[:-1]))) is not None:
+        print(text, end=""); return 0   # `spbias CMD --help`: no command module (JAX, pandas) imported to say it
     if name not in COMMANDS:
         print(f"spbias: error: unknown command {name!r}. Fix: use one of: {', '.join(COMMANDS)}.", file=sys.stderr)
         return 2
@@ -123,6 +137,43 @@ def _backend_error(e:RuntimeError)->SpbiasError:
                        "unset JAX_PLATFORMS to let JAX choose a backend this machine has (or set it to one, e.g. cpu), "
                        "or install that backend's JAX plugin (make install ACCEL=cuda|tpu); 'spbias doctor' checks the "
                        "install.")
+
+# %% ../nbs/900_cli.ipynb #c74f8999
+def every_parser(tops:bool=False # also the parsers of apes and harness themselves (their --help lists their subcommands)
+                )->dict:
+    "Every subcommand's parser, built without running it: {'gaps': parser, 'apes predict': parser, 'harness read': ...}."
+    from spbias.args import built_parser, subparsers
+    out = {}
+    for name, (spec, _) in COMMANDS.items():
+        modname, fn = spec.split(":")
+        func = getattr(importlib.import_module(modname), fn)
+        if name == "apes":   # generate is a subparser of `spbias apes`; predict and report build their own parsers
+            top = built_parser(func, ["generate"])
+            out |= ({"apes": top} if tops else {}) | {"apes generate": subparsers(top)["generate"]}
+            out |= {f"apes {s}": built_parser(func, [s]) for s in ("predict", "report")}; continue
+        p = built_parser(func)
+        subs = {f"{name} {k}": sp for k, sp in subparsers(p).items()}
+        out |= (subs | ({name: p} if tops else {})) if subs else {name: p}
+    return out
+
+# %% ../nbs/900_cli.ipynb #4104e6a5
+def help_texts()->dict:
+    "Every command's --help at `HELP_COLUMNS` columns ({'gaps': text, 'apes': ..., 'apes predict': ...}), as `HELP_FILE` stores them."
+    import os
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(HELP_COLUMNS)   # argparse reads the width when each help is formatted
+    try: return {k: p.format_help() for k, p in sorted(every_parser(tops=True).items())}
+    finally:
+        if old is None: os.environ.pop("COLUMNS")
+        else: os.environ["COLUMNS"] = old
+
+def write_help_file(path:Path=HELP_FILE # where (default: beside this module)
+                   )->str:
+    "The stored help's JSON text (the version that wrote it and every command's --help), written to `path` when given."
+    import json
+    text = json.dumps({"version": spbias.__version__, "columns": HELP_COLUMNS, "help": help_texts()}, indent=1, ensure_ascii=False) + "\n"
+    if path is not None: Path(path).write_text(text)
+    return text
 
 # %% ../nbs/900_cli.ipynb #208495dd
 def _version(dist:str)->str|None:

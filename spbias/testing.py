@@ -284,14 +284,21 @@ def main_parity(argv:list[str]|None=None)->int:
     "`spbias parity DIR`: our logits and next-token probabilities against transformers' for a checkpoint; exit 1 beyond tolerance."
     import argparse, sys
     from spbias.args import HelpFormatter, ArgumentParser
+    from spbias.core import SpbiasError
     ap = ArgumentParser(prog="spbias parity", formatter_class=HelpFormatter,
                                  description="Compare spbias's logits and next-token probabilities with transformers' (PyTorch, CPU) on the same checkpoint.")
-    ap.add_argument("model", help="a Hugging Face model folder (or a .gguf file transformers reads)")
+    ap.add_argument("--model", default=None, help="a Hugging Face model folder (or a .gguf file transformers reads), as the other commands take it; this or MODEL")
+    ap.add_argument("model_pos", nargs="?", metavar="MODEL", help="the model, positionally (an alias of --model, as in plan)")
     ap.add_argument("--dtype", action="append", choices=("float32", "bfloat16"), default=None,
                     help="compare in this dtype as well as float32 (repeatable) (default: float32 only)")
     ap.add_argument("--text", action="append", default=None, help="a text to compare on (repeatable) (default: three built-in sentences)")
     ap.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    ap.reads("--model", "model_pos")
     a = ap.parse_args(argv)
+    if a.model is not None and a.model_pos is not None and a.model != a.model_pos:
+        raise SpbiasError(f"the model is given twice ({a.model_pos!r} and --model {a.model!r}).", "give it once, e.g. spbias parity --model DIR.")
+    if (a.model or a.model_pos) is None: ap.error("no model is given. Fix: pass --model DIR (a Hugging Face model folder)")
+    a.model = a.model or a.model_pos
     dtypes = tuple(dict.fromkeys(["float32"] + (a.dtype or [])))
     res = check_parity(a.model, dtypes, a.text)
     if a.json: print(json.dumps(res, indent=1))

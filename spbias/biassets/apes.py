@@ -242,7 +242,7 @@ def check_templates_file(path, flag:str="--templates")->None:
     read_apes_templates(path, flag, "the templates CSV the examples were generated from")
 
 def check_predict_inputs(examples, # --examples
-                         prompt:str, # --prompt, as typed (\\n for a newline)
+                         prompt:str, # --prompt-template, as typed (\\n for a newline)
                          prompt_run=None, seed:int|None=None, templates=None):
     "Refuse, before any model loads, the inputs `spbias apes predict` cannot use."
     ex = _table(examples, "--examples", _EXAMPLES, keep_default_na=False)
@@ -255,12 +255,12 @@ def check_predict_inputs(examples, # --examples
                                        "generate the statements again with `spbias apes generate`.")
     check_table(ex, APES_EXAMPLES, f"--examples {examples}", row="row")
     if "{statement}" not in prompt:
-        raise SpbiasError(f"--prompt {prompt!r} has no {{statement}}: every statement would get the same prompt.",
-                          "put {statement} where the statement goes, e.g. --prompt 'Q: {statement}\\nA:'.")
+        raise SpbiasError(f"--prompt-template {prompt!r} has no {{statement}}: every statement would get the same prompt.",
+                          "put {statement} where the statement goes, e.g. --prompt-template 'Q: {statement}\\nA:'.")
     if seed is not None:
         if prompt_run is None:
-            raise SpbiasError(f"--seed {seed} names a seed of --prompt-run, and no --prompt-run is given.",
-                              "drop --seed, or add --prompt-run RUN.")
+            raise SpbiasError(f"--seed {seed} names a seed of --run, and no --run is given.",
+                              "drop --seed, or add --run RUN.")
         import json
         try: seeds = json.loads((Path(prompt_run)/"config.json").read_text())["run"]["seeds"]
         except (OSError, ValueError, KeyError, TypeError): seeds = None  # check_run names it
@@ -307,14 +307,16 @@ def main(argv:list[str]|None=None)->int:
     from spbias.args import HelpFormatter, ArgumentParser
     ap = ArgumentParser(prog="spbias apes", description="APES Yes/No stereotype probes: generate | predict | report.")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    g = sub.add_parser("generate", help="fill APES-format templates into statements", formatter_class=HelpFormatter)
+    g = sub.add_parser("generate", help="fill APES-format templates into statements", formatter_class=HelpFormatter,
+                       description="Fill APES-format templates with each domain's names into Yes/No statements (a CSV).")
     g.add_argument("--templates", type=Path, required=True, help="templates CSV")
     g.add_argument("--domains", type=Path, required=True, help="folder of name,class domain files")
     g.add_argument("--out", type=Path, required=True, help="output CSV")
     g.add_argument("--question", default=" Yes or No?", help="text appended to each statement")
     g.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
     g.reads("--templates", "--domains"); g.writes("--out")   # apart from them (checks.check_outputs)
-    sub.add_parser("predict", help="ask a model (spbias.scoring.probe)"); sub.add_parser("report", help="summarise answers (spbias.scoring.probe)")
+    sub.add_parser("predict", help="ask a model each statement: P(Yes), P(No), its answer")
+    sub.add_parser("report", help="error rates per domain, robustness to negation, figures")
     a = ap.parse_args(argv)
     from spbias.checks import check_out, check_input_file, write_outputs
     check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet"))

@@ -99,7 +99,7 @@ def initialize(coordinator:str|None=None, # process 0's HOST:PORT
 
 def add_arguments(p): # an argparse parser
     "Add --coordinator, --num-processes, --process-id and --coordinator-timeout to a command's parser."
-    g = p.add_argument_group("several processes (multi-host; see spbias.models.distributed)")
+    g = p.add_argument_group("several processes (multi-host; see the scale-out guide, nbs/909_scale_out.ipynb)")
     g.add_argument("--coordinator", default=None, help="process 0's HOST:PORT (with --num-processes, --process-id; found automatically under srun and on TPU slices)")
     g.add_argument("--num-processes", type=int, default=None, help="how many processes run this command together")
     g.add_argument("--process-id", type=int, default=None, help="this process's index, 0 to N-1 (0 writes the files)")

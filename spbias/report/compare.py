@@ -361,11 +361,11 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--names", default=None,
                     help="A,B: the sides' names in tables and figure (default: model/dataset of each)")
     add_prompt_choice_arguments(ap, per="side")
-    ap.add_argument("--adjust", choices=list(ADJUST), default="none",
-                    help="adjust p-values within each --family (Holm or BH)")
-    ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
-                    help="tests adjusted together: attribute (one attribute's groups, one metric), "
-                         "metric (all attributes, one metric), all")
+    from spbias.stats.intervals import DEFAULT_ADJUST, ADJUST_HELP, FAMILY_ALIASES
+    from spbias.stats.metrics import FAMILY_HELP
+    ap.add_argument("--adjust", choices=list(ADJUST), default=DEFAULT_ADJUST, help=ADJUST_HELP)
+    ap.add_argument("--family", choices=list(FAMILIES) + list(FAMILY_ALIASES), default="attribute",
+                    metavar="{" + ",".join(FAMILIES) + "}", help=FAMILY_HELP)
     ap.add_argument("--n-boot", type=n_boot, default=2000, help="paired bootstrap resamples (at least 200)")
     ap.add_argument("--boot-seed", type=count, default=0, help="bootstrap seed")
     ap.add_argument("--pairs", choices=PAIRINGS, default="rank",
@@ -380,6 +380,8 @@ def main(argv:list[str]|None=None)->int:
     ap.reads("sides", "--select"); ap.writes("--out", "--mcnemar")   # apart from both sides (checks.check_outputs)
     ap.writes("--figure", paths=lambda a: a.figure and [a.figure.with_suffix(s) for s in (".png", ".pdf")])
     a = ap.parse_args(argv)
+    from spbias.stats.intervals import family_name
+    a.family = family_name(a.family)   # an old name (set) as gaps takes it, with its note
     a.a, a.b = split_sides(a.sides)
     check_out(a.out, a.force, exts=tuple(TABLE_FORMATS))
     if a.mcnemar:

@@ -195,7 +195,9 @@ def main(argv:list[str]|None=None)->int:
     ap = ArgumentParser(prog="spbias harness", description="lm-evaluation-harness and Inspect logs through spbias's "
                         "statistics.", formatter_class=HelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
-    r = sub.add_parser("read", help="harness logs as a predictions table (for gaps, compare, robustness)")
+    r = sub.add_parser("read", help="harness logs as a predictions table (for gaps, compare, robustness)",
+                       description="Read lm-eval samples files or Inspect logs into one predictions table, which gaps, "
+                       "compare and robustness take as they take spbias predict's.")
     r.add_argument("logs", nargs="+", help="lm-eval samples files (samples_*.jsonl, or copies under other names) or Inspect "
                    ".eval/.json logs, folders or patterns")
     r.add_argument("--map", help="COLUMN=FIELD,... (category, group, template_id, set; e.g. category=doc.bias_type) "
@@ -203,9 +205,13 @@ def main(argv:list[str]|None=None)->int:
     r.add_argument("--out", required=True, help="predictions table to write (.tsv, .csv, .parquet)")
     r.add_argument("--partial", action="store_true", help="Inspect: read an unfinished run's samples and leave out "
                    "unanswered ones (the counts said)")
-    b = sub.add_parser("bbq", help="BBQ bias scores (Parrish et al. 2022) with template-clustered CIs")
+    b = sub.add_parser("bbq", help="BBQ bias scores (Parrish et al. 2022) with template-clustered CIs",
+                       description="BBQ's bias scores (Parrish et al. 2022) from lm-eval samples, in ambiguous and "
+                       "disambiguated contexts, with 95% intervals clustered by template.")
     b.add_argument("logs", nargs="+", help="lm-eval samples_bbq*.jsonl files, folders or patterns")
-    c = sub.add_parser("crows", help="CrowS-Pairs stereotype preference, model A vs B pair by pair")
+    c = sub.add_parser("crows", help="CrowS-Pairs stereotype preference, model A vs B pair by pair",
+                       description="CrowS-Pairs: how often each model prefers the more stereotyping sentence, and model "
+                       "A against model B pair by pair (McNemar).")
     c.add_argument("a", help="model A's lm-eval samples_crows_pairs*.jsonl"); c.add_argument("b", help="model B's")
     for p in (b, c): p.add_argument("--out", help="CSV to write (default: print only)")
     for p in (r, b, c): p.add_argument("--force", action="store_true", help="move an existing --out aside")

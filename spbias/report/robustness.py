@@ -346,10 +346,12 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--term-sd", type=share, default=None, metavar="SD",
                     help="crossed: a stated term SD (rate scale) for groups of one identity term, as spbias gaps "
                     "--term-sd (a sensitivity, named in their rows)")
-    ap.add_argument("--adjust", choices=list(ADJUST), default="holm",
-                    help="adjust p-values within each --family (every method); survives needs the adjusted p < 0.05")
-    ap.add_argument("--family", choices=list(FAMILIES), default="attribute",
-                    help="tests adjusted together (metrics.FAMILIES)")
+    from spbias.stats.intervals import DEFAULT_ADJUST, ADJUST_HELP, FAMILY_ALIASES
+    from spbias.stats.metrics import FAMILY_HELP
+    ap.add_argument("--adjust", choices=list(ADJUST), default=DEFAULT_ADJUST,
+                    help=ADJUST_HELP + " (every interval method); survives needs the adjusted p < 0.05")
+    ap.add_argument("--family", choices=list(FAMILIES) + list(FAMILY_ALIASES), default="attribute",
+                    metavar="{" + ",".join(FAMILIES) + "}", help=FAMILY_HELP)
     ap.add_argument("--min-agreement", type=share, default=0.8,
                     help="share of prompts that must share a gap's sign (0.8: 4 of 5)")
     ap.add_argument("--n-boot", type=n_boot, default=2000,
@@ -365,6 +367,8 @@ def main(argv:list[str]|None=None)->int:
     ap.reads("predictions", "--select"); ap.reads("--label", paths=lambda v: [x.split("=", 1)[-1] for x in v])
     ap.writes("--out"); ap.writes("--figure", paths=lambda a: a.figure and [a.figure.with_suffix(s) for s in (".png", ".pdf")])
     a = ap.parse_args(argv)
+    from spbias.stats.intervals import family_name
+    a.family = family_name(a.family)   # an old name (set) as gaps takes it, with its note
     pairs = [parse_label(x) for x in a.label]; labels = dict(pairs)
     if len(labels) < len(pairs):   # once: the second silently replaced the first
         twice = next(n for n, _ in pairs if [m for m, _ in pairs].count(n) > 1)

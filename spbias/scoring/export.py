@@ -288,14 +288,15 @@ def main(argv:list[str]|None=None)->int:
     "spbias export: a run's tuned prompts as PEFT prompt-tuning adapters with model cards."
     from spbias.args import HelpFormatter, ArgumentParser
     from spbias.core import parse_seeds
-    from spbias.checks import positive_int, share, out_path
+    from spbias.checks import positive_int, share, out_path, seed_spec
     p = ArgumentParser(prog="spbias export",
                                 description="Write a run's prompts as Hugging Face PEFT prompt-tuning adapters "
                                 "(adapter_config.json, adapter_model.safetensors, README.md model card, spbias.json).",
                                 formatter_class=HelpFormatter)
-    p.add_argument("run", help="run folder written by spbias tune")
+    p.add_argument("--run", required=True, help="run folder written by spbias tune")
+    p.renamed("run", "--run", "the tuned run's folder, as in predict and apes predict")
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--seed",
+    g.add_argument("--seed", type=seed_spec,
                    help="the seed(s) to export, e.g. 1005 (into --out itself) or 1001,1003 (into OUT/seed-<s>)")
     g.add_argument("--top-k", type=positive_int,
                    help="export the k usable seeds with the best validation accuracy, into OUT/seed-<s>")
@@ -309,7 +310,7 @@ def main(argv:list[str]|None=None)->int:
     p.add_argument("--force", action="store_true",
                    help="move existing adapter folders aside (<folder>.replaced-<time>) instead of refusing")
     p.needs("--keep-degenerate", "--top-k", "it keeps degenerate seeds among the top k")
-    p.reads("run"); p.writes("--out")   # never the run, in it, or holding it (checks.check_outputs)
+    p.reads("--run"); p.writes("--out")   # never the run, in it, or holding it (checks.check_outputs)
     a = p.parse_args(argv)
     say = lambda line: print(f"spbias export: {line}", file=sys.stderr)
     done = export_run(a.run, a.out, seeds=None if a.seed is None else parse_seeds(a.seed), top_k=a.top_k, force=a.force,

@@ -81,7 +81,7 @@ def load_testset(testset:str, tuning:pd.DataFrame)->pd.DataFrame:
 def main(argv:list[str]|None=None)->int:
     "`spbias predict-manual`: score a test set with hand-written prompts."
     from spbias.args import HelpFormatter, ArgumentParser
-    from spbias.checks import positive_int, count, unique_items
+    from spbias.checks import positive_int, count, unique_items, EVAL_BATCH_SIZE
     ap = ArgumentParser(prog="spbias predict-manual", description="Manual-prompt baseline (zero-shot and k-shot), "
                                  "written as a predictions TSV like soft-prompt scoring.", formatter_class=HelpFormatter)
     ap.add_argument("--model", default="smollm2", help="smollm2 (the offline SmolLM2-135M), a HF folder, a .gguf file or a hub id")
@@ -91,7 +91,8 @@ def main(argv:list[str]|None=None)->int:
     ap.add_argument("--shots", type=count, default=0, help="demonstrations in the prompt (0: zero-shot)")
     ap.add_argument("--wording", default="all", type=unique_items("wording"), help=f"one of {', '.join(WORDINGS)}, a comma-separated list, or all")
     ap.add_argument("--draw-seed", type=count, default=0, help="seed of the demonstration draw")
-    ap.add_argument("--batch-size", type=positive_int, default=32, help="rows per forward pass")
+    ap.add_argument("--eval-batch-size", type=positive_int, default=EVAL_BATCH_SIZE, help="rows per scoring forward pass")
+    ap.renamed("--batch-size", "--eval-batch-size", "--batch-size is the training batch (spbias tune, plan)")
     ap.add_argument("--no-accuracy", action="store_true", help="skip scoring the validation/test splits (accuracy columns NaN)")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="dtype of the model's weights and activations")
     ap.add_argument("--out", required=True, help="predictions TSV to write")
@@ -109,7 +110,7 @@ def main(argv:list[str]|None=None)->int:
     draw_demos(tuning[tuning.split == "train"], a.shots, a.draw_seed)  # too many shots: refused before the model loads
     model, tok, _ = load_model(a.model, dtype=a.dtype)
     df = predict_manual(model, tok, test, tuning, model_name=a.model, dataset=a.dataset, shots=a.shots, wordings=wordings,
-                        seed=a.draw_seed, batch_size=a.batch_size, accuracy=not a.no_accuracy, progress=True)
+                        seed=a.draw_seed, batch_size=a.eval_batch_size, accuracy=not a.no_accuracy, progress=True)
     write_outputs([(a.out, lambda p: write_predictions(df, p))])   # a full disk: one line, the old file back
     on = f"the {a.testset} split" if a.testset in ("train", "validation", "test") else "the bias set"
     for rid, g in df.groupby("run_id", sort=False):  # the accuracy columns are the tuning set's splits, whatever --testset is

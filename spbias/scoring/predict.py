@@ -420,7 +420,7 @@ def accuracy_table(pred:pd.DataFrame)->pd.DataFrame:
 def main(argv:list[str]|None=None)->int:
     "spbias predict: score a bias test set with every seed of a run."
     from spbias.args import HelpFormatter, ArgumentParser
-    from spbias.checks import positive_int, share, check_out, write_outputs
+    from spbias.checks import positive_int, share, check_out, write_outputs, EVAL_BATCH_SIZE
     from spbias.tuning.run import check_run
     p = ArgumentParser(prog="spbias predict",
                                 description="Score a test set with every seed of a tuning run, or with PEFT "
@@ -443,7 +443,9 @@ def main(argv:list[str]|None=None)->int:
                    "texts, or macro-F1 no better than the majority class's), the papers' own selection")
     p.add_argument("--degenerate-share", type=share, default=DEGENERATE_SHARE,
                    help="with --top-k: the one-class share that makes a seed degenerate")
-    p.add_argument("--batch-size", type=positive_int, default=64, help="rows per scoring batch")
+    p.needs("--keep-degenerate", "--top-k", "it keeps degenerate seeds among the top k")   # as spbias export
+    p.add_argument("--eval-batch-size", type=positive_int, default=EVAL_BATCH_SIZE, help="rows per scoring forward pass")
+    p.renamed("--batch-size", "--eval-batch-size", "--batch-size is the training batch (spbias tune, plan)")
     p.add_argument("--mesh", default=None,
                    help="device mesh data=D,model=M (seeds split over data, weights over model) or auto (default: one "
                    "device)")
@@ -477,11 +479,11 @@ def main(argv:list[str]|None=None)->int:
     initialize_from(a)  # several processes: joined before anything uses JAX
     say = lambda line: print(f"spbias predict: {line}", file=sys.stderr)
     if a.run:
-        pred = predict_run(a.run, table, batch_size=a.batch_size, top_k=a.top_k,
+        pred = predict_run(a.run, table, batch_size=a.eval_batch_size, top_k=a.top_k,
                            allow_model_mismatch=a.allow_model_mismatch, mesh=a.mesh,
                                  keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
     else:
-        pred = predict_prompts(adapters, table, model=a.model, batch_size=a.batch_size,
+        pred = predict_prompts(adapters, table, model=a.model, batch_size=a.eval_batch_size,
                                allow_model_mismatch=a.allow_model_mismatch)
     if not is_primary(): return 0  # process 0 writes the file
     # --force: the old file moved aside only now, with the new one ready; a full disk: one line, the old file back

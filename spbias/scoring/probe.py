@@ -330,34 +330,43 @@ def _rate(s:str)->float:
 def main_predict(argv:list[str]|None=None)->int:
     "`spbias apes predict`: P(Yes)/P(No) for each APES example."
     from spbias.args import HelpFormatter, ArgumentParser
-    from spbias.checks import positive_int
+    from spbias.checks import positive_int, seed_spec, EVAL_BATCH_SIZE
+    from spbias.core import parse_seeds
     ap = ArgumentParser(prog="spbias apes predict", description="Ask a model each APES statement; write P(Yes), P(No), prediction, confidence.", formatter_class=HelpFormatter)
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--model", help="local model: smollm2, a HF folder, a .gguf file or a hub id (this or --hosted)")
     src.add_argument("--hosted", metavar="NAME", help="model name at the OpenAI-compatible endpoint in $SPBIAS_OPENAI_BASE_URL (this or --model)")
     ap.add_argument("--examples", required=True, help="CSV written by `spbias apes generate`")
     ap.add_argument("--out", required=True, help="predictions CSV to write")
-    ap.add_argument("--prompt", default=DEFAULT_PROMPT, help=r"prompt template holding {statement} (\n for a newline)")
-    ap.add_argument("--prompt-run", default=None, help="run folder of `spbias tune`: put its soft prompt in front (default: none, the bare model)")
-    ap.add_argument("--seed", type=int, default=None, help="seed of --prompt-run (default: best validation accuracy)")
-    ap.add_argument("--allow-model-mismatch", action="store_true", help="use --prompt-run even if --model is not the model it was tuned on")
+    ap.add_argument("--prompt-template", default=DEFAULT_PROMPT, help=r"the text each statement is asked in, holding {statement} (\n for a newline)")
+    ap.add_argument("--run", default=None, help="run folder written by spbias tune: put its soft prompt in front (default: none, the bare model)")
+    ap.add_argument("--seed", type=seed_spec, default=None, help="the one seed of --run to use, e.g. 1005 (default: best validation accuracy)")
+    ap.renamed("--prompt-run", "--run", "the tuned run's folder, as in predict and export")
+    ap.renamed("--prompt", "--prompt-template", "in predict --prompt is a PEFT adapter; here it is the question's text")
+    ap.add_argument("--allow-model-mismatch", action="store_true", help="use --run even if --model is not the model it was tuned on")
     ap.add_argument("--templates", default=None, help="templates CSV, to add a domain column (default: none)")
-    ap.add_argument("--batch-size", type=positive_int, default=32, help="statements per forward pass")
+    ap.add_argument("--eval-batch-size", type=positive_int, default=EVAL_BATCH_SIZE, help="statements per scoring forward pass")
+    ap.renamed("--batch-size", "--eval-batch-size", "--batch-size is the training batch (spbias tune, plan)")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="dtype of the model's weights and activations")
     ap.add_argument("--mesh", default=None, help="device mesh data=1,model=M (the weights split over M devices) or auto (default: one device)")
     ap.add_argument("--cache", default=None, help="hosted answers cache (default: OUT.cache.sqlite)")
     ap.add_argument("--requests-per-s", type=_rate, default=None, help="hosted rate limit in requests per second (default: none, no limit)")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
-    ap.reads("--model", "--examples", "--prompt-run", "--templates"); ap.writes("--out")   # checks.check_outputs
+    ap.reads("--model", "--examples", "--run", "--templates"); ap.writes("--out")   # checks.check_outputs
     ap.writes("--cache", paths=lambda a: a.cache or (f"{a.out}.cache.sqlite" if a.hosted else None))
     a = ap.parse_args(argv)
     from spbias.biassets.apes import check_predict_inputs
-    check_predict_inputs(a.examples, _unescape(a.prompt), a.prompt_run, a.seed, a.templates)  # before anything loads
+    if a.seed is not None:   # one soft prompt goes in front: a spec naming several seeds is refused, not cut to its first
+        seeds = parse_seeds(a.seed)
+        if len(seeds) > 1: raise SpbiasError(f"--seed {a.seed} names {len(seeds)} seeds, and apes predict puts one soft prompt in front.",
+                                             f"give one seed (e.g. --seed {seeds[0]}), and run apes predict once per seed.")
+        a.seed = seeds[0]
+    check_predict_inputs(a.examples, _unescape(a.prompt_template), a.run, a.seed, a.templates)  # before anything loads
     from spbias.checks import check_out, check_input_file, write_outputs
     from spbias.tuning.run import check_run
     check_out(a.out, a.force, exts=(".csv", ".tsv", ".parquet"))
     check_input_file(a.examples, "--examples", "the CSV written by `spbias apes generate`")
-    run_config = check_run(a.prompt_run, "--prompt-run", scoring=False) if a.prompt_run else None
+    run_config = check_run(a.run, "--run", scoring=False) if a.run else None
     if a.mesh is not None:  # checked before anything loads
         if a.hosted: raise SpbiasError("--mesh needs a local model.", "drop --mesh, or use --model.")
         from spbias.models.build import parse_mesh
@@ -366,9 +375,9 @@ def main_predict(argv:list[str]|None=None)->int:
             raise SpbiasError(f"--mesh {a.mesh}: the probe scores one prompt, so a data axis of {shape[0]} would only repeat the work.",
                               "use --mesh data=1,model=M (the weights split over M devices), or --mesh auto.")
     if not Path(a.examples).exists(): raise SpbiasError(f"examples file {a.examples} does not exist.", "run `spbias apes generate` first.")
-    ex, prompt = load_table(a.examples, keep_default_na=False), _unescape(a.prompt)
+    ex, prompt = load_table(a.examples, keep_default_na=False), _unescape(a.prompt_template)
     if a.hosted:
-        if a.prompt_run: raise SpbiasError("--prompt-run needs a local model.", "drop --prompt-run or use --model.")
+        if a.run: raise SpbiasError("--run needs a local model.", "drop --run or use --model.")
         from spbias.models.hosted import HostedClient, HostedConfig
         cfg = HostedConfig.from_env(a.hosted, cache_path=a.cache or f"{a.out}.cache.sqlite", requests_per_s=a.requests_per_s)
         pred = probe_hosted(HostedClient(cfg), ex, prompt, progress=True)
@@ -379,15 +388,15 @@ def main_predict(argv:list[str]|None=None)->int:
             from spbias.models.build import mesh_note
             print(mesh_note(mesh, 1))
         soft = None
-        if a.prompt_run:
+        if a.run:
             from spbias.scoring.predict import check_model
-            check_model(run_config, model, cfg, a.allow_model_mismatch, a.prompt_run)  # the config read above
-            soft, seed = load_soft_prompt(a.prompt_run, a.seed)
+            check_model(run_config, model, cfg, a.allow_model_mismatch, a.run)  # the config read above
+            soft, seed = load_soft_prompt(a.run, a.seed)
             if soft.shape[1] != cfg.embed_dim:
-                raise SpbiasError(f"the soft prompt of {a.prompt_run} is {soft.shape[1]} wide but {a.model} embeds in {cfg.embed_dim}.",
+                raise SpbiasError(f"the soft prompt of {a.run} is {soft.shape[1]} wide but {a.model} embeds in {cfg.embed_dim}.",
                                   "pass the model the run was tuned on.")
-            print(f"soft prompt: {a.prompt_run} seed {seed} ({soft.shape[0]} tokens)")
-        pred = probe_local(model, tok, ex, prompt, soft, a.batch_size, progress=True)
+            print(f"soft prompt: {a.run} seed {seed} ({soft.shape[0]} tokens)")
+        pred = probe_local(model, tok, ex, prompt, soft, a.eval_batch_size, progress=True)
     if a.templates: pred = with_domain(pred, a.templates)
     write_outputs([(a.out, lambda p: save_table(pred, p))])   # a full disk: one line, the old file back
     ok = (pred.prediction == pred.label.astype(str)).mean()

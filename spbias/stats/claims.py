@@ -67,17 +67,19 @@ def add_claim_arguments(ap # the `spbias gaps` parser
                     "sample; text may be empty): the paired validation SE of each prompt against the k-th (--selection)")
 
 # %% ../../nbs/208_claims.ipynb #f5c6a4f3
-def check_claim_arguments(a # parsed `spbias gaps` arguments
+def check_claim_arguments(a, # parsed `spbias gaps` arguments
+                          given=frozenset() # the options given on the command line (`ArgumentParser.given`)
                          ):
     ("Refuse, before any work, a --confirmatory with --adjust/--family, a bad family or margin, or --selection on another "
      "output; the family read and the margin parsed in place.")
     if a.margin is not None: a.margin = parse_margin(a.margin)
     if a.confirmatory is not None:
         a.confirmatory = resolve_family(a.confirmatory)
-        if a.adjust != "none" or a.family != "attribute":
+        if {"--adjust", "--family"} & set(given):
             raise SpbiasError("--confirmatory declares the families and their adjustments itself (Holm within the "
                               "confirmatory family, --exploratory for the rest).",
                               "leave out --adjust and --family, or leave out --confirmatory.")
+        a.adjust, a.family = "none", "attribute"   # the declared families adjust; the table before them is unadjusted
     if a.selection is not None and a.selection.resolve() in {p.resolve() for p in (a.out, a.per_run) if p}:
         raise SpbiasError(f"--selection {a.selection} is the same file as another output.",
                           f"name another file, e.g. --selection {a.out.with_stem(a.out.stem + '-selection')}.")

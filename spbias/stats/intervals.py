@@ -11,10 +11,10 @@ from ..core import SpbiasError
 from ..formats.predictions import KEYS, METRICS, group_metrics, run_gaps, select_groups, top_runs
 
 # %% auto #0
-__all__ = ['CI_METHODS', 'ALPHA', 'SD_TINY', 'ADJUST', 'FAMILIES', 'FAMILY', 'FAMILY_ALIASES', 'MIRROR_TOL', 'MIRROR_CI_TOL',
-           'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'FAMILY_COLUMNS', 'SUMMARY_KEYS', 'ci_method', 'testable',
-           'interval', 'family_name', 'adjust_array', 'adjust_pvalues', 'significance', 'mirror_of', 'family_sizes',
-           'n_significant', 'summarise', 'per_run_gaps']
+__all__ = ['CI_METHODS', 'ALPHA', 'SD_TINY', 'ADJUST', 'DEFAULT_ADJUST', 'ADJUST_HELP', 'FAMILIES', 'FAMILY', 'FAMILY_ALIASES',
+           'MIRROR_TOL', 'MIRROR_CI_TOL', 'GAP_COLUMNS', 'STAT_COLUMNS', 'BOOT_COLUMNS', 'FAMILY_COLUMNS',
+           'SUMMARY_KEYS', 'ci_method', 'testable', 'interval', 'family_name', 'adjust_array', 'adjust_pvalues',
+           'significance', 'mirror_of', 'family_sizes', 'n_significant', 'summarise', 'per_run_gaps']
 
 # %% ../../nbs/200_intervals.ipynb #117b2127
 CI_METHODS = {"t": "Student t", "papers": "normal, z = 1.96 (the papers)",
@@ -55,6 +55,9 @@ def interval(mean, s, n, # mean, sd (ddof 1) and number of the per-run gaps (arr
 
 # %% ../../nbs/200_intervals.ipynb #c7a7ec03
 ADJUST = {"none": None, "holm": "holm", "bh": "fdr_bh", "by": "fdr_by"}  # --adjust name: statsmodels' method
+DEFAULT_ADJUST = "holm"   # --adjust's one default (gaps, compare, robustness): a gap called significant among many tests survives its family
+ADJUST_HELP = ("adjust p-values within each --family: holm (Holm, family-wise error), bh (Benjamini-Hochberg, false discovery rate), "
+               "by (Benjamini-Yekutieli, false discovery rate under any dependence) or none; significance is then adjusted p < 0.05")
 FAMILIES = {  # --family name: the columns that hold one family of tests fixed
     "attribute": ["model", "dataset", "category", "metric"],  # one attribute's groups, per model, tuning set and metric
     "metric": ["model", "dataset", "metric"],                 # every attribute's groups, per model, tuning set and metric

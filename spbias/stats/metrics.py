@@ -45,11 +45,11 @@ def _require_ids(preds, ci):
 from .power import add_mde, mde_line
 
 # %% auto #0
-__all__ = ['TERM_VARIANCES', 'ADJUST_NAMES', 'CROSSED_NOTE', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'FAMILY_TEXTS_OLD', 'DEFAULT_CI_TEXT',
-           'crossed_terms', 'gap_table', 'gap_tables', 'method_note', 'family_note', 'one_group_warning', 'table2',
-           'table2_wide', 'gap_tables_by', 'default_ci', 'main_gaps', 'main_table2', 'COVERAGE_FLOOR', 'coverage_file',
-           'measured_coverage', 'coverage_warning', 'METHOD_ORDER', 'coverage_advice', 'GAP_TABLE', 'PER_RUN_GAPS',
-           'check_gap_table', 'read_gaps', 'read_per_run']
+__all__ = ['TERM_VARIANCES', 'ADJUST_NAMES', 'CROSSED_NOTE', 'FAMILY_TEXT', 'FAMILY_TEXTS', 'FAMILY_TEXTS_OLD', 'FAMILY_HELP',
+           'DEFAULT_CI_TEXT', 'crossed_terms', 'gap_table', 'gap_tables', 'method_note', 'family_note',
+           'one_group_warning', 'table2', 'table2_wide', 'gap_tables_by', 'default_ci', 'main_gaps', 'main_table2',
+           'COVERAGE_FLOOR', 'coverage_file', 'measured_coverage', 'coverage_warning', 'METHOD_ORDER',
+           'coverage_advice', 'GAP_TABLE', 'PER_RUN_GAPS', 'check_gap_table', 'read_gaps', 'read_per_run']
 
 # %% ../../nbs/211_metrics.ipynb #03c8ec7d
 def gap_table(preds:pd.DataFrame, # predictions (load_predictions)
@@ -102,6 +102,8 @@ CROSSED_NOTE = ("point estimate: the gap of pooled rates (a template weighs its 
 FAMILY_TEXT = "model × tuning set × attribute × metric"
 FAMILY_TEXTS = {"attribute": FAMILY_TEXT, "metric": "model × tuning set × metric", "all": "model × tuning set"}
 FAMILY_TEXTS_OLD = {"set": FAMILY_TEXTS["metric"]}   # tables written before family set was renamed metric
+FAMILY_HELP = ("test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items())
+               + " (a two-group attribute's mirror-image gaps count once)")   # --family's help in every command
 
 def _span(s:pd.Series, unit:str)->str:
     lo, hi = int(s.min()), int(s.max())
@@ -338,14 +340,10 @@ def main_gaps(argv:list[str]|None=None,
                     help="--ci crossed: a stated term SD (rate scale) for the groups of one identity term, whose term "
                     "variance cannot be estimated: a sensitivity, named in their rows (default: their term held fixed, "
                     "estimand 'this term')")
-    ap.add_argument("--adjust", choices=list(ADJUST), default="none",
-                    help="adjust p-values within each --family (Holm, Benjamini-Hochberg or Benjamini-Yekutieli); significance is then "
-                    "adjusted p < 0.05")
+    ap.add_argument("--adjust", choices=list(ADJUST), default=DEFAULT_ADJUST, help=ADJUST_HELP)
     ap.add_argument("--family", choices=list(FAMILIES) + list(FAMILY_ALIASES), default="attribute",
                     metavar="{" + ",".join(FAMILIES) + "}",
-                    help="test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items())
-                    + " (a two-group attribute's "
-                                                     "mirror-image gaps count once)")
+                    help=FAMILY_HELP)
     ap.add_argument("--n-boot", type=n_boot, default=2000, help="bootstrap resamples (--ci bootstrap; at least 200)")
     ap.add_argument("--boot-seed", type=count, default=0, help="bootstrap seed (--ci bootstrap)")
     ap.add_argument("--per-run", type=Path, help="also write the per-run gaps to this CSV")
@@ -365,7 +363,7 @@ def main_gaps(argv:list[str]|None=None,
         raise SpbiasError(f"--per-run {a.per_run} is the same file as --out.",
                           f"name another file for the per-run gaps, e.g. --per-run {other}.")
     _refuse_overwrite([a.out, a.per_run, a.selection], a.force, ("--out", "--per-run", "--selection"))
-    check_claim_arguments(a)
+    check_claim_arguments(a, ap.given)
     a.select = read_selection(a.select)   # a bad --select refused before the predictions are read
     preds = load_predictions(a.predictions, pool_runs=a.pool_runs)
     preds, line = recover(preds) if recover is not None else (preds, None)
@@ -408,7 +406,7 @@ def main_table2(argv:list[str]|None=None)->int:
                     help="recount within this test family: " + "; ".join(f"{k} = {v}" for k, v in FAMILY_TEXTS.items())
                     + " (not given: the table's own)")
     ap.add_argument("--confirmatory", nargs="?", const="", metavar="FAMILY",
-                    help="recount under the declared families (spbias.stats.multiplicity): Holm within the family's claims "
+                    help="recount under the declared families: Holm within the family's claims "
                     "per model × tuning set (a family file, or a preset: papers-table2, posthoc-fpr = post hoc), "
                     "--exploratory for the rest")
     ap.add_argument("--exploratory", choices=["by", "bh", "holm", "none"], default="by",

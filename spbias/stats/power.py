@@ -190,7 +190,7 @@ def power_table(components:pd.DataFrame, gap:float, power:float=POWER, alpha:flo
 DF_RULE = ("two-sided alpha 0.05, noncentral t with Satterthwaite df from the design's expected mean squares "
            "(prompts, templates and terms crossed; the largest SE of an attribute's groups)")
 
-def terms_line(n_terms:int|None # --terms (None: the pilot's)
+def terms_line(n_terms:int|None # --n-terms (None: the pilot's)
               )->str:
     "The line under `spbias power`'s table: what its numbers assume of each group's identity terms."
     said = TERMS_ASSUMED["pilot"] if n_terms is None else TERMS_ASSUMED["equal"].format(n=n_terms)
@@ -209,7 +209,7 @@ def floor_lines(t:pd.DataFrame # power_table's table
                  f"{r[f'{v}_floor_set_by']} variance sets that floor)" for v in miss]
         head = (f"no design that changes one of prompts, templates or terms detects {r['gap']:g}: " if len(miss) == len(LIMITS)
                 else f"not every unit reaches {r['gap']:g}: ")
-        tail = "; change two at once (e.g. --terms N, then read prompts_needed)" if len(miss) == len(LIMITS) else ""
+        tail = "; change two at once (e.g. --n-terms N, then read prompts_needed)" if len(miss) == len(LIMITS) else ""
         lines.append(f"{r['category']} {r['metric']} ({r['model']}, {r['dataset']}): {head}{'; '.join(parts)}{tail}")
     return lines
 
@@ -224,15 +224,16 @@ def main(argv:list[str]|None=None,
                                     read_selection, select_groups, top_runs)
     ap = ArgumentParser(prog="spbias power", formatter_class=HelpFormatter,
                         description="Prompts, templates and identity terms needed to detect a gap with 80% power, from "
-                        "a pilot's variance components (spbias.stats.crossed).")
+                        "a pilot's variance components (prompts, templates and identity terms as crossed random effects).")
     ap.add_argument("predictions", nargs="+", help="the pilot's predictions files, folders or quoted glob patterns")
     ap.add_argument("--gap", type=share, required=True, help="the gap to detect, on the rate scale (e.g. 0.05)")
     ap.add_argument("--metrics", default="positive_FPR,negative_FPR", help="comma-separated metrics")
     ap.add_argument("--power", type=open_share, default=POWER, help="the power wanted")
-    for what in ("prompts", "templates", "terms"):
-        ap.add_argument(f"--{what}", type=positive_int, default=None,
+    for what in ("prompts", "templates", "terms"):   # counts: --n-*, as tune's --n-tokens (--templates, --terms: files elsewhere)
+        ap.add_argument(f"--n-{what}", type=positive_int, default=None,
                         help=f"{what} of the design (per group for terms) where not the pilot's: the others' "
-                        "needs and the mde are computed at it")
+                        "needs and the mde are computed at it (default: the pilot's)")
+        ap.renamed(f"--{what}", f"--n-{what}", f"a count of {what}; --templates and --terms name files in other commands")
     ap.add_argument("--out", type=Path, help="also write the table here (CSV)")
     ap.add_argument("--force", action="store_true", help="move an existing --out aside instead of refusing")
     add_prompt_choice_arguments(ap)
@@ -251,16 +252,16 @@ def main(argv:list[str]|None=None,
     top = top_runs(preds, a.top_k, keep_degenerate=a.keep_degenerate, share=a.degenerate_share, log=say)
     kept = pd.MultiIndex.from_frame(select_groups(group_metrics(top), select)[["category", "group"]])
     top = top[pd.MultiIndex.from_frame(top[["category", "group"]]).isin(kept)]
-    t = power_table(variance_components(top, metrics, a.centroid), a.gap, a.power, n_prompts=a.prompts,
-                    n_templates=a.templates, n_terms=a.terms)
+    t = power_table(variance_components(top, metrics, a.centroid), a.gap, a.power, n_prompts=a.n_prompts,
+                    n_templates=a.n_templates, n_terms=a.n_terms)
     if a.out is not None: write_outputs([(a.out, lambda p: save_table(t, p))])
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         print(t.drop(columns=["gap"] + [c for c in t if c.endswith("_set_by")]).to_string(index=False, float_format=lambda x: f"{x:.4g}"))
     print(f"gap {a.gap:g} at {a.power:.0%} power: {DF_RULE}. *_needed: each with the others at the design's (the "
-          "pilot's unless --prompts/--templates/--terms); NaN: not "
+          "pilot's unless --n-prompts/--n-templates/--n-terms); NaN: not "
           f"within {', '.join(f'{v} {k}' for k, v in LIMITS.items())}. mde: the design's minimum detectable gap (NaN: no gap in "
           "[−1, 1] reaches the power); *_floor: the smallest detectable gap with that unit unlimited, *_floor_set_by: the "
           "variance that floor is left with.")
     for line in floor_lines(t): print(line)
-    print(terms_line(a.terms))
+    print(terms_line(a.n_terms))
     return 0

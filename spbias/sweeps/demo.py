@@ -111,8 +111,9 @@ def main(argv:list[str]|None=None)->int:
     ap = ArgumentParser(prog="spbias demo", description="The offline demo: SmolLM2-135M, the demo set, 3 seeds, our templates, figures.", formatter_class=HelpFormatter)
     ap.add_argument("--out", type=Path, default=None, help="where papermill_runs/, figures/, tables/ and prompts/ go (default: the repository root)")
     ap.add_argument("--czarnowska", type=Path, default=None, help="Czarnowska et al.'s templates folder: score that set too (default: none)")
-    ap.add_argument("--seeds", default=DEMO["seeds"], help="seeds as in every sweep: an inclusive range or a list, e.g. 1001-1003 or 1,2,5-7 (a bare integer is one seed)")
-    ap.add_argument("--max-steps", type=int, default=DEMO["max_steps"], help="training steps")
+    from spbias.checks import seed_spec, positive_int
+    ap.add_argument("--seeds", type=seed_spec, default=DEMO["seeds"], help="seeds as in every sweep: an inclusive range or a list, e.g. 1001-1003 or 1,2,5-7 (a bare integer is one seed)")
+    ap.add_argument("--max-steps", type=positive_int, default=DEMO["max_steps"], help="training steps (the demo's short budget; tune's is 10000)")
     ap.add_argument("--model", default=DEMO["model"], help="model (default: smollm2, the offline SmolLM2-135M)")
     ap.reads("--czarnowska", "--model"); ap.writes("--out", into=True)   # written into, never inside an input
     a = ap.parse_args(argv)

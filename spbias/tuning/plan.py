@@ -199,23 +199,34 @@ def _rerun_on_cpu(argv:list[str], n:int)->int:
     code = "import sys; from spbias.tuning.plan import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.run([sys.executable, "-c", code, *argv], env=env).returncode
 
+def _refuse_json_path(argv:list):
+    "`plan --json PATH` (before issue 53 --json named the file): refused in one line naming --out, not read as MODEL."
+    for i, tok in enumerate(argv):
+        path = tok.partition("=")[2] if tok.startswith("--json=") else \
+               argv[i + 1] if tok == "--json" and i + 1 < len(argv) and argv[i + 1].endswith(".json") else None
+        if path is not None:
+            raise SpbiasError(f"--json is a switch now (print the figures as JSON, as in info, next-token and parity), "
+                              f"and takes no file ({path}).", f"write --out {path} to write the file (a config.json "
+                              "model: --model PATH).")
+
 def main(argv:list[str]|None=None)->int:
     "`spbias plan`: will a tuning step fit on a device mesh? 0: it fits, 1: it does not."
     from spbias.args import HelpFormatter, ArgumentParser
     ap = ArgumentParser(prog="spbias plan", formatter_class=HelpFormatter,
                                  description="Compile the tuning step (no weights loaded) for a device mesh and report its per-device memory.")
-    from spbias.checks import positive_int
+    from spbias.checks import positive_int, seed_spec
     ap.add_argument("--model", default=None, help=f"smollm2, a preset ({', '.join(HF_PRESETS)}), a transformers config.json, a .gguf file, "
                     "or a model folder holding one (default: smollm2, the offline SmolLM2-135M)")
     ap.add_argument("model_pos", nargs="?", metavar="MODEL", help="the model, positionally (an alias of --model) (default: --model's)")
-    ap.add_argument("--mesh", default="data=1,model=1", help="the device mesh, e.g. data=1,model=8 (TPU v3-8) or data=1,model=4 (4 GPUs)")
+    ap.add_argument("--mesh", default=None, help="the device mesh, e.g. data=1,model=8 (TPU v3-8) or data=1,model=4 (4 GPUs) "
+                    "(default: one device, data=1,model=1)")
     ap.add_argument("--device-memory", default="16GiB", help="memory per device, e.g. 16GiB (TPU v3 core), 48GiB (A40)")
     n = ap.add_mutually_exclusive_group()
-    n.add_argument("--seeds", default=None, help="the seeds tuned together in one step, as `spbias tune --seeds` takes them, e.g. 1001-1015 (default: one seed)")
+    n.add_argument("--seeds", type=seed_spec, default=None, help="the seeds tuned together in one step, as `spbias tune --seeds` takes them, e.g. 1001-1015 (default: one seed)")
     n.add_argument("--n-seeds", type=positive_int, default=None, help="how many seeds are tuned together (instead of --seeds) (default: 1)")
-    ap.add_argument("--batch-size", type=int, default=16, help="texts per seed and step")
-    ap.add_argument("--max-len", type=int, default=128, help="tokens per text (the plan pads every text to it)")
-    ap.add_argument("--n-tokens", type=int, default=8, help="soft prompt tokens")
+    ap.add_argument("--batch-size", type=positive_int, default=16, help="training texts per seed and step, as spbias tune --batch-size")
+    ap.add_argument("--max-len", type=positive_int, default=128, help="tokens per text (the plan pads every text to it)")
+    ap.add_argument("--n-tokens", type=positive_int, default=8, help="soft prompt tokens")
     ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"], help="weights and activations")
     ap.add_argument("--remat", action="store_true", help="recompute each decoder block in the backward pass (less memory, more compute)")
     ap.add_argument("--scan-layers", "--scan", action=argparse.BooleanOptionalAction, default=True,
@@ -225,10 +236,12 @@ def main(argv:list[str]|None=None)->int:
                     help="training loss: full_vocab (cross-entropy over the whole vocabulary, as spbias tune does by default) "
                          "or label_tokens (over the label words' tokens only)")
     ap.add_argument("--reserve", type=float, default=0.1, help="share of device memory kept free for the runtime")
-    ap.add_argument("--json", default=None, help="also write the figures to this JSON file")
-    ap.add_argument("--force", action="store_true", help="move an existing --json aside (JSON.replaced-<time>) instead of refusing")
-    ap.reads("--model", "model_pos"); ap.writes("--json")   # the JSON apart from a model's files (checks.check_outputs)
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON instead of the report (as info, next-token, parity)")
+    ap.add_argument("--out", default=None, metavar="PLAN.json", help="also write the figures to this JSON file")
+    ap.add_argument("--force", action="store_true", help="move an existing --out aside (OUT.replaced-<time>) instead of refusing")
+    ap.reads("--model", "model_pos"); ap.writes("--out")   # the JSON apart from a model's files (checks.check_outputs)
     argv = list(sys.argv[1:] if argv is None else argv)
+    _refuse_json_path(argv)
     a = ap.parse_args(argv)
     if a.model is not None and a.model_pos is not None and a.model != a.model_pos:
         raise SpbiasError(f"the model is given twice ({a.model_pos!r} and --model {a.model!r}).", "give it once, e.g. spbias plan --model llama-2-13b.")
@@ -236,10 +249,10 @@ def main(argv:list[str]|None=None)->int:
     a.model, a.seeds = a.model or a.model_pos or "smollm2", len(parse_seeds(a.seeds)) if a.seeds is not None else (a.n_seeds or 1)
     device_memory = parse_bytes(a.device_memory)
     if device_memory <= 0: raise SpbiasError(f"--device-memory {a.device_memory} is no memory.", "give each device's memory, e.g. 16GiB.")
-    if a.json is not None:  # a JSON file that cannot be written fails now, not after minutes of compiling
+    if a.out is not None:  # a JSON file that cannot be written fails now, not after minutes of compiling
         from spbias.checks import check_out
-        check_out(a.json, a.force, kind="file", exts=(".json",), flag="--json")
-    data, m = parse_mesh(a.mesh)
+        check_out(a.out, a.force, kind="file", exts=(".json",), flag="--out")
+    data, m = parse_mesh(a.mesh or "data=1,model=1")
     for k in ("seeds", "batch_size", "max_len", "n_tokens"):
         if getattr(a, k) < 1: raise SpbiasError(f"--{k.replace('_', '-')} {getattr(a, k)} is not allowed.", "use a positive integer.")
     if not 0 <= a.reserve < 1: raise SpbiasError(f"--reserve {a.reserve} is not in [0, 1).", "use e.g. --reserve 0.1.")
@@ -248,12 +261,13 @@ def main(argv:list[str]|None=None)->int:
     import jax
     if len(jax.devices()) < data * m:
         if os.environ.get(_CHILD): raise SpbiasError(f"{data * m} forced CPU devices were asked for, {len(jax.devices())} came.", "unset XLA_FLAGS and JAX_PLATFORMS and retry.")
-        print(f"{len(jax.devices())} {jax.default_backend()} device(s) here, the mesh needs {data * m}: planning on {data * m} forced CPU devices", flush=True)
+        print(f"{len(jax.devices())} {jax.default_backend()} device(s) here, the mesh needs {data * m}: planning on {data * m} forced CPU devices", flush=True,
+              file=sys.stderr if a.json else sys.stdout)   # --json: stdout holds the JSON alone
         return _rerun_on_cpu(argv, data * m)
     p = plan_step(cfg, data, m, a.seeds, a.batch_size, a.max_len, a.n_tokens, device_memory, a.remat, a.scan_layers, a.loss, a.reserve,
                   name=a.model if a.model in HF_PRESETS else str(a.model))
-    print(report(p))
-    if a.json:
+    print(json.dumps(p.to_dict(), indent=2) if a.json else report(p))
+    if a.out:
         from spbias.checks import write_outputs
-        write_outputs([(a.json, lambda f: Path(f).write_text(json.dumps(p.to_dict(), indent=2) + "\n"))])
+        write_outputs([(a.out, lambda f: Path(f).write_text(json.dumps(p.to_dict(), indent=2) + "\n"))])
     return 0 if p.fits else 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, dataclasses, math
 from dataclasses import dataclass, asdict
 from ..core import SpbiasError, parse_seeds
-from ..checks import positive_int, count
+from ..checks import positive_int, count, seed_spec, EVAL_BATCH_SIZE
 from .data import LABEL_NAMES, DEFAULT_BUCKETS
 from .prompt import PromptConfig, LOSSES
 from ..models.build import parse_mesh
@@ -62,7 +62,7 @@ class TuneConfig:
     mapping:str = _setting("default", "label collapse (extreme: SST-5's classes 0, 2 and 4 only)",
                            choices=["default", "extreme"])
     seeds:tuple = _setting((1001,), "seeds, each named once: an inclusive range or a list, e.g. 1001-1015 or 1,2,5-7",
-                           cli_default="1001")
+                           type=seed_spec, cli_default="1001")
     n_tokens:int = _setting(8, "soft prompt tokens", type=positive_int)
     init:str = _setting("bos", "prompt initialisation", choices=["bos", "vocab", "text"])
     init_text:str|None = _setting(None, "text for --init text")
@@ -73,9 +73,9 @@ class TuneConfig:
                            choices=["auto", "masked", "compact"])
     weight_decay:float = _setting(0.01, "AdamW weight decay (pulls the delta towards 0)", type=float)
     warmup_steps:int = _setting(0, "linear warmup steps", type=count)
-    clip_norm:float|None = _setting(None, "clip each seed's gradient to this norm", type=float)
+    clip_norm:float|None = _setting(None, "clip each seed's gradient to this norm (not given: no clipping)", type=float)
     batch_size:int = _setting(16, "training examples per seed and step", type=positive_int)
-    eval_batch_size:int = _setting(64, "rows per scoring batch", type=positive_int)
+    eval_batch_size:int = _setting(EVAL_BATCH_SIZE, "rows per scoring forward pass (validation and test)", type=positive_int)
     eval_every:int = _setting(100, "evaluate on validation every k steps (and at the last)", type=positive_int)
     min_steps:int = _setting(2500, "no early stop before this step", type=count)
     max_steps:int = _setting(10000, "cap on steps", type=positive_int)
