@@ -178,14 +178,14 @@ publish_steps() {
   mkdir -p "$t" "$PUB/adapters"
   runs=$("$PYTHON" -m spbias.sweeps.gpu_study kept "$main") || return 1   # one-run: each run's chosen rate's folder
   [ -n "$runs" ] || { echo "no finished run under $main"; return 1; }
-  # gaps under the papers' comparison method (Student t 95% CI over the top 5 prompts, no adjustment: --ci t, since
+  # gaps under the papers' comparison method (Student t 95% CI over the top 5 prompts, no adjustment: --ci t --adjust none, since
   # spbias gaps' default is now the crossed interval)
-  [ -f "$t/gaps_t.csv" ] || "$SPBIAS" gaps $(for r in $runs; do echo "$r/predictions"; done) --ci t --out "$t/gaps_t.csv" || return 1
+  [ -f "$t/gaps_t.csv" ] || "$SPBIAS" gaps $(for r in $runs; do echo "$r/predictions"; done) --ci t --adjust none --out "$t/gaps_t.csv" || return 1
   [ -f "$t/table2_t.csv" ] || "$SPBIAS" table2 "$t/gaps_t.csv" --out "$t/table2_t.csv" || return 1
   [ -f "$t/table2_t_wide.csv" ] || "$SPBIAS" table2 "$t/gaps_t.csv" --wide --out "$t/table2_t_wide.csv" || return 1
   for r in $runs; do  # the top-5 prompts of each tuning set as PEFT adapters
     d=$("$PYTHON" -c 'import json, sys; print(json.load(open(sys.argv[1]))["run"]["dataset"])' "$r/config.json") || return 1
-    [ -d "$PUB/adapters/$d" ] || "$SPBIAS" export "$r" --top-k 5 --out "$PUB/adapters/$d" || return 1
+    [ -d "$PUB/adapters/$d" ] || "$SPBIAS" export --run "$r" --top-k 5 --out "$PUB/adapters/$d" || return 1
   done
   # the page reads either layout: one run per set (its rate folders and the kept one) or the staged lr/ and main/
   "$PYTHON" scripts/papers_study_page.py --sweep "$SWEEP_OUT" --sweep-file "$SWEEP_FILE" --out "$PUB" \

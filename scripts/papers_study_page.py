@@ -197,7 +197,7 @@ def main(argv=None):
                  "its intervals are over 5 prompts too. The two differ in budget, so a difference between them is the budget's effect "
                  "and seed noise together, not a test of either.")
     L.append("\n## Gaps (`tables/gaps_t.csv`)\n")
-    L.append(f"`spbias gaps` with its defaults: per group and metric, the gap's mean over the top {k} prompts with a Student t 95% CI "
+    L.append(f"`spbias gaps --ci t --adjust none`, as the papers compare: per group and metric, the gap's mean over the top {k} prompts with a Student t 95% CI "
              "(n = prompts, no multiple-comparison adjustment); significant where the interval excludes 0.\n")
     L.append("| study | set | gaps | significant (all metrics) | positive/negative-FPR gaps | significant among them | prompts (n) |\n|---|---|---|---|---|---|---|")
     studies = [("this", gaps)] + ([("CPU study", pd.read_csv(cpu_gaps))] if cpu_gaps is not None and cpu_gaps.is_file() else [])
@@ -215,7 +215,7 @@ def main(argv=None):
     L.append("| study | set | metric | " + " | ".join(cols) + " |\n|" + "---|" * (3 + len(cols)))
     for _, r in piv.iterrows(): L.append(f"| {r.study} | {r.dataset} | {r.metric} | " + " | ".join(str(int(r[c])) for c in cols) + " |")
     L.append("\n## The top prompts as adapters (`adapters/<set>/seed-<s>`)\n")
-    L.append(f"`spbias export RUN --top-k {k}`: Hugging Face PEFT prompt-tuning adapters with model cards.\n")
+    L.append(f"`spbias export --run RUN --top-k {k}`: Hugging Face PEFT prompt-tuning adapters with model cards.\n")
     for d in sorted(p.name for p in (out/"adapters").iterdir() if p.is_dir()):
         L.append(f"- {d}: " + ", ".join(sorted(s.name for s in (out/"adapters"/d).iterdir() if s.is_dir())))
     (out/"README.md").write_text("\n".join(L) + "\n")
