@@ -35,17 +35,18 @@ def repo_root(start:Path|None=None # folder to search upwards from (default: thi
 def shared_data_dir(required:bool=False # raise instead of returning None when absent
                    )->Path|None:
     "The shared datasets folder: `$SPBIAS_SHARED_DATA` (an error when set to a missing folder), else `../shared/data` beside the repository."
-    env = os.environ.get("SPBIAS_SHARED_DATA")
-    if env:  # an explicit setting is never silently replaced by another folder
-        if Path(env).expanduser().is_dir(): return Path(env).expanduser()
-        raise SpbiasError(f"SPBIAS_SHARED_DATA is set to {env}, which is not a folder.",
-                          "point it at the folder holding sst5/, semeval2018_voc/ and czarnowska/, or unset it to use ../shared/data.")
     root = repo_root()
-    cand = root.parent/"shared"/"data" if root is not None else None
+    return _folder("SPBIAS_SHARED_DATA", root.parent/"shared"/"data" if root is not None else None, required,
+                   "shared datasets", "the folder holding sst5/, semeval2018_voc/ and czarnowska/", "../shared/data")
+
+def _folder(var:str, cand:Path|None, required:bool, what:str, holds:str, default:str)->Path|None:
+    "The folder $VAR names (an error when it is not one: never silently another), else `cand` where it is one."
+    env = os.environ.get(var)
+    if env:
+        if Path(env).expanduser().is_dir(): return Path(env).expanduser()
+        raise SpbiasError(f"{var} is set to {env}, which is not a folder.", f"point it at {holds}, or unset it to use {default}.")
     if cand is not None and cand.is_dir(): return cand
-    if required:
-        raise SpbiasError(f"shared datasets folder not found (looked in: {cand or 'nothing'}).",
-                          "set SPBIAS_SHARED_DATA to the folder holding sst5/, semeval2018_voc/ and czarnowska/.")
+    if required: raise SpbiasError(f"{what} folder not found (looked in: {cand or 'nothing'}).", f"set {var} to {holds}.")
     return None
 
 def project_data_dir()->Path:
@@ -62,19 +63,10 @@ _FIELD_HOLDS = "the folder holding apes/, vector_multirun/ and unstated_predicti
 def shared_field_dir(required:bool=False # raise instead of returning None when absent
                     )->Path|None:
     "The field's published files: `$SPBIAS_SHARED_FIELD` (an error when set to a missing folder), else `field/` beside the shared data folder."
-    env = os.environ.get("SPBIAS_SHARED_FIELD")
-    if env:  # an explicit setting is never silently replaced by another folder
-        if Path(env).expanduser().is_dir(): return Path(env).expanduser()
-        raise SpbiasError(f"SPBIAS_SHARED_FIELD is set to {env}, which is not a folder.",
-                          f"point it at {_FIELD_HOLDS}, or unset it to use field/ beside the shared data.")
     data, root = os.environ.get("SPBIAS_SHARED_DATA"), repo_root()
     base = Path(data).expanduser().parent if data else root.parent/"shared" if root is not None else None
-    cand = base/"field" if base is not None else None
-    if cand is not None and cand.is_dir(): return cand
-    if required:
-        raise SpbiasError(f"the field's files folder not found (looked in: {cand or 'nothing'}).",
-                          f"set SPBIAS_SHARED_FIELD to {_FIELD_HOLDS}.")
-    return None
+    return _folder("SPBIAS_SHARED_FIELD", base/"field" if base is not None else None, required, "the field's files",
+                   _FIELD_HOLDS, "field/ beside the shared data")
 
 # %% ../nbs/001_core.ipynb #146514a2
 def smollm2_gguf_path()->Path:
