@@ -90,7 +90,7 @@ def build_fixtures(fx:Path)->Path:
     p.to_csv(fx/"preds.tsv.gz", sep="\t", index=False); p.to_parquet(fx/"preds.parquet")
     (fx/"predsdir").mkdir(exist_ok=True); p.to_csv(fx/"predsdir"/"a.tsv.gz", sep="\t", index=False)
     sh(SPBIAS, "gaps", fx/"preds.tsv", "--top-k", "0", "--out", fx/"gaps.csv")
-    sh(SPBIAS, "export", fx/"run", "--seed", "1", "--out", fx/"adapter")
+    sh(SPBIAS, "export", "--run", fx/"run", "--seed", "1", "--out", fx/"adapter")
     sh(SPBIAS, "apes", "generate", "--templates", ROOT/"data"/"apes"/"templates.csv", "--domains",
        ROOT/"data"/"apes"/"domains", "--out", fx/"apes_all.csv")
     a = pd.read_csv(fx/"apes_all.csv"); a.head(16).to_csv(fx/"apes.csv", index=False)
