@@ -169,12 +169,13 @@ def values(build: Path, root: Path) -> dict:
 
 
 FIELD = Path("results/field-reanalysis")
-FIELD_SETS = ["amazon", "NS-prompts", "regard"]
-FIELD_MODELS = {"opt-1.3b": "OPT-1.3B", "opt-13b": "OPT-13B", "13b": "LLaMA-13B", "llama-2-7b": "LLaMA-2-7B",
-                "llama-2-13b": "LLaMA-2-13B"}   # the last part of each model path as the group's cluster wrote it
+# the re-analysis' own sets, model names and named contrasts (scripts/field_reanalysis.py, beside this file)
+from field_reanalysis import SETS as _SETS, MODELS as _FILE_MODELS, PATH_NAMES, CONTRASTS, _short
+FIELD_SETS = list(_SETS)
+NAMED = [(_FILE_MODELS[a], _FILE_MODELS[b]) for a, b in CONTRASTS.values()]   # the page's named contrasts, A − B
 
 
-def _model(m) -> str: return FIELD_MODELS.get(str(m).rstrip("/").split("/")[-1].lower(), str(m))
+def _model(m) -> str: return PATH_NAMES.get(_short(m), str(m))
 
 
 def _mde(x) -> str:
@@ -197,14 +198,11 @@ def _verdict(r) -> str:
     return "not significant" + ("; equivalent to 0 within the margin" if str(r["equivalent"]) == "True" else "")
 
 
-NAMED = [("OPT-1.3B", "OPT-13B"), ("OPT-13B", "LLaMA-13B"), ("LLaMA-2-7B", "LLaMA-2-13B")]   # the page's named contrasts
-
-
 def field(build: Path) -> dict:
     "The field re-analysis' values: its tables and the commands' lines (scripts/field_reanalysis.py)."
     t = build/FIELD/"tables"
     log = json.loads((build/FIELD/"commands.log.json").read_text())
-    v = dict(sets=FIELD_SETS, models=list(FIELD_MODELS.values()), set={})
+    v = dict(sets=FIELD_SETS, models=list(_FILE_MODELS.values()), named=NAMED, set={})
     q = pd.read_csv(t/"quality.csv").assign(name=lambda d: d.model.map(_model))
     v["quality"] = [dict(model=m, val_mean=g.validation_accuracy.mean(), val_min=g.validation_accuracy.min(),
                          val_max=g.validation_accuracy.max(), test_mean=g.test_accuracy.mean(),
@@ -231,9 +229,9 @@ def field(build: Path) -> dict:
                            for k in ("prompts", "templates", "terms")}) for r in pw.to_dict("records")],
             pair_tests=len(pr), pair_significant=int(pr.significant_family.sum()),
             pairs_all=pr[["a", "b"]].drop_duplicates().shape[0],
-            white_pairs=[dict(r) for r in pr[(pr.group == "white") & (pr.metric == "negative_FPR")].to_dict("records")],
-            named_significant=int(sum(bool(r["significant_family"]) for r in pr[(pr.group == "white")
-                                       & (pr.metric == "negative_FPR")].to_dict("records") if (r["a"], r["b"]) in NAMED)))
+            white_pairs=[dict(r) for r in pr[(pr.group == "white") & (pr.metric == "negative_FPR")].to_dict("records")])
+        v["set"][s]["named_significant"] = sum(bool(r["significant_family"]) for r in v["set"][s]["white_pairs"]
+                                               if (r["a"], r["b"]) in NAMED)
     conf = pd.concat([M.read_gaps(t/f"gaps_{s}.csv") for s in FIELD_SETS])
     conf = conf[conf.family == "confirmatory"]
     v["named_significant"] = sum(v["set"][s]["named_significant"] for s in FIELD_SETS)

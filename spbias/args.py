@@ -181,7 +181,6 @@ def show_warning(message, category, filename, lineno, file=None, line=None):
     if _library(str(filename)) is None:
         if (text := str(message).strip()) in _SAID: return
         _SAID.add(text)
-    import sys
     try: (file or sys.stderr).write(format_warning(message, category, filename, lineno))
     except OSError: pass   # stderr gone (a closed pipe): nothing to say it on
 
@@ -189,7 +188,7 @@ def install_warning_format():
     "Say warnings in one line (`format_warning`), ours once each, and silence `SILENCED` (for this process)."
     warnings.formatwarning, warnings.showwarning = format_warning, show_warning
     for m in SILENCED: warnings.filterwarnings("ignore", message=m)
-    warnings.filterwarnings("once", module=r"spbias(\.|$)")
+    warnings.filterwarnings("always", module=r"spbias(\.|$)")   # shown each time: show_warning says each text once
 
 @contextlib.contextmanager
 def quiet_warnings(cmd:str|None=None # the command that runs, named in each warning's prefix
